@@ -1,0 +1,20 @@
+//===- NormDialect.cpp - norm dialect -------------------------------------===//
+//
+// Part of the norm-mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "norm/IR/NormDialect.h"
+#include "norm/IR/NormOps.h"
+
+using namespace mlir;
+using namespace mlir::norm;
+
+#include "norm/IR/NormOpsDialect.cpp.inc"
+
+void NormDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "norm/IR/NormOps.cpp.inc"
+      >();
+}

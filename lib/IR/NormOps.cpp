@@ -1,0 +1,523 @@
+//===- NormOps.cpp - norm dialect operations ------------------------------===//
+//
+// Part of the norm-mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "norm/IR/NormOps.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::norm;
+
+#include "norm/IR/NormEnums.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "norm/IR/NormOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static bool isSupportedFloat(Type type) {
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+}
+
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string str;
+  llvm::raw_string_ostream os(str);
+  os << "(";
+  llvm::interleave(
+      shape, os,
+      [&](int64_t d) {
+        if (ShapedType::isDynamic(d))
+          os << "?";
+        else
+          os << d;
+      },
+      "x");
+  os << ")";
+  return str;
+}
+
+//===----------------------------------------------------------------------===//
+// NormalizeOp: accessors
+//===----------------------------------------------------------------------===//
+
+MutableOperandRange NormalizeOp::getDpsInitsMutable() {
+  // `output` is followed by `saved`, `running_mean` and `running_var`, the
+  // other inits, up to the end of the operand list.
+  unsigned start = getODSOperandIndexAndLength(5).first;
+  return MutableOperandRange(getOperation(), start,
+                             getOperation()->getNumOperands() - start);
+}
+
+FloatType NormalizeOp::getAccumulationType() {
+  if (std::optional<Type> acc = getAccType())
+    if (auto floatType = dyn_cast<FloatType>(*acc))
+      return floatType;
+  MLIRContext *ctx = getContext();
+  if (getInputType().getElementType().isF64())
+    return Float64Type::get(ctx);
+  return Float32Type::get(ctx);
+}
+
+SmallVector<int64_t> NormalizeOp::getStatisticsShape() {
+  ArrayRef<int64_t> shape = getInputType().getShape();
+  std::optional<int64_t> groupDim = getGroupDim();
+  SmallVector<int64_t> stats;
+  for (int64_t d = 0, e = shape.size(); d < e; ++d) {
+    if (groupDim && *groupDim == d && getGroups())
+      stats.push_back(*getGroups());
+    else if (!isReductionAxis(d))
+      stats.push_back(shape[d]);
+  }
+  return stats;
+}
+
+int64_t NormalizeOp::getStaticReductionSize() {
+  ArrayRef<int64_t> shape = getInputType().getShape();
+  std::optional<int64_t> groupDim = getGroupDim();
+  int64_t size = 1;
+  for (int64_t axis : getAxes()) {
+    if (axis < 0 || axis >= static_cast<int64_t>(shape.size()) ||
+        ShapedType::isDynamic(shape[axis]))
+      return ShapedType::kDynamic;
+    int64_t extent = shape[axis];
+    if (groupDim && *groupDim == axis && getGroups() && *getGroups() > 0)
+      extent /= *getGroups();
+    size *= extent;
+  }
+  return size;
+}
+
+//===----------------------------------------------------------------------===//
+// NormalizeOp: verifier
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Verifies one NormalizeOp; each check names the operand or attribute and
+/// the rule it breaks.
+class NormalizeVerifier {
+public:
+  explicit NormalizeVerifier(NormalizeOp op) : op(op) {}
+
+  LogicalResult verify() {
+    if (failed(verifyOperandKinds()) || failed(verifyElementTypes()) ||
+        failed(verifyAxes()) || failed(verifyEpsilon()) ||
+        failed(verifyOutput()) || failed(verifyGroups()) ||
+        failed(verifyAffine()) || failed(verifyGivenStatistics()) ||
+        failed(verifySaved()) || failed(verifyRunning()) ||
+        failed(verifyResults()))
+      return failure();
+    return success();
+  }
+
+private:
+  /// Operand names in operand order, for diagnostics.
+  SmallVector<std::pair<Value, StringRef>> namedOperands() {
+    SmallVector<std::pair<Value, StringRef>> named;
+    auto add = [&](Value v, StringRef name) {
+      if (v)
+        named.push_back({v, name});
+    };
+    add(op.getInput(), "input");
+    add(op.getScale(), "scale");
+    add(op.getBias(), "bias");
+    add(op.getMean(), "mean");
+    add(op.getVariance(), "variance");
+    add(op.getOutput(), "output");
+    for (Value v : op.getSaved())
+      add(v, "saved");
+    add(op.getRunningMean(), "running_mean");
+    add(op.getRunningVar(), "running_var");
+    return named;
+  }
+
+  LogicalResult verifyOperandKinds() {
+    bool inputIsTensor = isa<RankedTensorType>(op.getInput().getType());
+    for (auto [value, name] : namedOperands()) {
+      Type type = value.getType();
+      if (!isa<RankedTensorType, MemRefType>(type))
+        return op.emitOpError() << "'" << name
+                                << "' must be a ranked tensor or a memref, got "
+                                << type;
+      if (isa<RankedTensorType>(type) != inputIsTensor)
+        return op.emitOpError()
+               << "operands must be all tensors or all memrefs, but '" << name
+               << "' is " << type << " while 'input' is "
+               << op.getInput().getType();
+    }
+    return success();
+  }
+
+  LogicalResult verifyElementTypes() {
+    Type inType = op.getInputType().getElementType();
+    if (!isSupportedFloat(inType))
+      return op.emitOpError()
+             << "'input' element type must be f16, bf16, f32 or f64, got "
+             << inType;
+    Type outType = op.getOutputType().getElementType();
+    if (!isSupportedFloat(outType))
+      return op.emitOpError()
+             << "'output' element type must be f16, bf16, f32 or f64, got "
+             << outType;
+    if (std::optional<Type> acc = op.getAccType()) {
+      if (!acc->isF32() && !acc->isF64())
+        return op.emitOpError() << "'acc' type must be f32 or f64, got "
+                                << *acc;
+      if (acc->getIntOrFloatBitWidth() < inType.getIntOrFloatBitWidth())
+        return op.emitOpError()
+               << "'acc' type " << *acc
+               << " is narrower than the input element type " << inType;
+    }
+    return success();
+  }
+
+  LogicalResult verifyAxes() {
+    ArrayRef<int64_t> axes = op.getAxes();
+    int64_t rank = op.getRank();
+    if (axes.empty())
+      return op.emitOpError() << "'axes' must not be empty";
+    llvm::SmallSet<int64_t, 8> seen;
+    for (int64_t axis : axes) {
+      if (axis < 0 || axis >= rank)
+        return op.emitOpError() << "'axes' entry " << axis
+                                << " is out of range for an input of rank "
+                                << rank;
+      if (!seen.insert(axis).second)
+        return op.emitOpError() << "'axes' contains " << axis
+                                << " more than once";
+    }
+    return success();
+  }
+
+  LogicalResult verifyEpsilon() {
+    double eps = op.getEpsilon().convertToDouble();
+    if (!std::isfinite(eps))
+      return op.emitOpError() << "'epsilon' must be finite, got " << eps;
+    if (eps < 0)
+      return op.emitOpError() << "'epsilon' must be non-negative, got " << eps;
+    return success();
+  }
+
+  LogicalResult verifyOutput() {
+    ShapedType in = op.getInputType(), out = op.getOutputType();
+    if (failed(verifyCompatibleShape(in.getShape(), out.getShape())))
+      return op.emitOpError()
+             << "'output' shape " << formatShape(out.getShape())
+             << " does not match 'input' shape " << formatShape(in.getShape());
+    return success();
+  }
+
+  LogicalResult verifyGroups() {
+    std::optional<int64_t> groups = op.getGroups();
+    std::optional<int64_t> groupDim = op.getGroupDim();
+    if (groups.has_value() != groupDim.has_value())
+      return op.emitOpError()
+             << "'groups' and 'group_dim' must be given together";
+    if (!groups)
+      return success();
+    if (*groups <= 0)
+      return op.emitOpError() << "'groups' must be positive, got " << *groups;
+    if (*groupDim < 0 || *groupDim >= op.getRank())
+      return op.emitOpError() << "'group_dim' " << *groupDim
+                              << " is out of range for an input of rank "
+                              << op.getRank();
+    if (!op.isReductionAxis(*groupDim))
+      return op.emitOpError() << "'group_dim' " << *groupDim
+                              << " must be one of the reduction 'axes'";
+    int64_t extent = op.getInputType().getDimSize(*groupDim);
+    if (!ShapedType::isDynamic(extent) && extent % *groups != 0)
+      return op.emitOpError()
+             << "'groups' (" << *groups << ") must divide the extent "
+             << extent << " of the group dim " << *groupDim;
+    return success();
+  }
+
+  /// Scale, bias, statistics and running statistics may be stored in the
+  /// input element type or in the accumulation type.
+  LogicalResult verifyParamElementType(Value value, StringRef name) {
+    Type type = cast<ShapedType>(value.getType()).getElementType();
+    Type inType = op.getInputType().getElementType();
+    Type accType = op.getAccumulationType();
+    if (type != inType && type != accType)
+      return op.emitOpError()
+             << "'" << name
+             << "' element type must be the input element type (" << inType
+             << ") or the accumulation type (" << accType << "), got " << type;
+    return success();
+  }
+
+  LogicalResult verifyAffine() {
+    Value scale = op.getScale(), bias = op.getBias();
+    std::optional<ArrayRef<int64_t>> affineDims = op.getAffineDims();
+    if (!scale && !bias) {
+      if (affineDims)
+        return op.emitOpError()
+               << "'affine_dims' given without 'scale' or 'bias'";
+      return success();
+    }
+    if (!affineDims)
+      return op.emitOpError() << "'affine_dims' is required with 'scale' or "
+                                 "'bias'";
+    llvm::SmallSet<int64_t, 8> seen;
+    for (int64_t d : *affineDims) {
+      if (d < 0 || d >= op.getRank())
+        return op.emitOpError() << "'affine_dims' entry " << d
+                                << " is out of range for an input of rank "
+                                << op.getRank();
+      if (!seen.insert(d).second)
+        return op.emitOpError() << "'affine_dims' contains " << d
+                                << " more than once";
+    }
+    ArrayRef<int64_t> inShape = op.getInputType().getShape();
+    for (auto [value, name] :
+         {std::pair<Value, StringRef>{scale, "scale"}, {bias, "bias"}}) {
+      if (!value)
+        continue;
+      auto type = cast<ShapedType>(value.getType());
+      if (type.getRank() != static_cast<int64_t>(affineDims->size()))
+        return op.emitOpError()
+               << "'" << name << "' must have rank " << affineDims->size()
+               << " (one dim per 'affine_dims' entry), got " << type.getRank();
+      for (auto [i, d] : llvm::enumerate(*affineDims)) {
+        int64_t got = type.getDimSize(i), want = inShape[d];
+        if (!ShapedType::isDynamic(got) && !ShapedType::isDynamic(want) &&
+            got != want)
+          return op.emitOpError()
+                 << "'" << name << "' dim " << i << " has extent " << got
+                 << ", expected " << want << " (input dim " << d << ")";
+      }
+      if (failed(verifyParamElementType(value, name)))
+        return failure();
+    }
+    return success();
+  }
+
+  /// Checks an operand that holds one value per statistic.
+  LogicalResult verifyStatisticsOperand(Value value, StringRef name) {
+    SmallVector<int64_t> want = op.getStatisticsShape();
+    ArrayRef<int64_t> got = cast<ShapedType>(value.getType()).getShape();
+    if (failed(verifyCompatibleShape(got, want)))
+      return op.emitOpError()
+             << "'" << name << "' must have the statistics shape "
+             << formatShape(want) << ", got " << formatShape(got);
+    return verifyParamElementType(value, name);
+  }
+
+  LogicalResult verifyGivenStatistics() {
+    Value mean = op.getMean(), variance = op.getVariance();
+    if (!mean && !variance)
+      return success();
+    if (!mean || !variance)
+      return op.emitOpError() << "'mean' and 'variance' must be given together";
+    if (op.getMode() != NormMode::standard)
+      return op.emitOpError()
+             << "given statistics require 'standard' mode, got '"
+             << stringifyNormMode(op.getMode()) << "'";
+    if (op.isTraining())
+      return op.emitOpError()
+             << "given statistics cannot be combined with 'running' statistics";
+    if (!op.getSaved().empty())
+      return op.emitOpError()
+             << "given statistics cannot be combined with 'saved' results";
+    if (failed(verifyStatisticsOperand(mean, "mean")) ||
+        failed(verifyStatisticsOperand(variance, "variance")))
+      return failure();
+    return success();
+  }
+
+  LogicalResult verifySaved() {
+    OperandRange saved = op.getSaved();
+    if (op.getSavedVariance() &&
+        (op.getMode() != NormMode::standard || saved.empty()))
+      return op.emitOpError() << "'saved_variance' requires 'standard' mode "
+                                 "and 'saved' inits";
+    if (saved.empty())
+      return success();
+    unsigned expected = op.getExpectedNumSaved();
+    if (saved.size() != expected) {
+      StringRef what = op.getMode() == NormMode::standard
+                           ? "mean and rstd (or variance)"
+                           : "the inverse norm";
+      return op.emitOpError()
+             << "'saved' expects " << expected << " init(s) in '"
+             << stringifyNormMode(op.getMode()) << "' mode (" << what
+             << "), got " << saved.size();
+    }
+    for (Value v : saved)
+      if (failed(verifyStatisticsOperand(v, "saved")))
+        return failure();
+    return success();
+  }
+
+  LogicalResult verifyRunning() {
+    Value runningMean = op.getRunningMean(), runningVar = op.getRunningVar();
+    if (!runningMean != !runningVar)
+      return op.emitOpError()
+             << "'running_mean' and 'running_var' must be given together";
+    std::optional<APFloat> momentum = op.getMomentum();
+    if (!runningMean) {
+      if (momentum)
+        return op.emitOpError() << "'momentum' given without 'running' "
+                                   "statistics";
+      if (op.getUnbiased())
+        return op.emitOpError() << "'unbiased' given without 'running' "
+                                   "statistics";
+      return success();
+    }
+    if (op.getMode() != NormMode::standard)
+      return op.emitOpError() << "'running' statistics require 'standard' "
+                                 "mode, got '"
+                              << stringifyNormMode(op.getMode()) << "'";
+    if (!momentum)
+      return op.emitOpError() << "'momentum' is required with 'running' "
+                                 "statistics";
+    double m = momentum->convertToDouble();
+    if (!std::isfinite(m))
+      return op.emitOpError() << "'momentum' must be finite, got " << m;
+    if (op.getUnbiased() && op.getStaticReductionSize() == 1)
+      return op.emitOpError()
+             << "'unbiased' running variance needs more than one reduced "
+                "element per statistic, but the reduction size is 1";
+    if (failed(verifyStatisticsOperand(runningMean, "running_mean")) ||
+        failed(verifyStatisticsOperand(runningVar, "running_var")))
+      return failure();
+    return success();
+  }
+
+  LogicalResult verifyResults() {
+    unsigned numInits = op.getNumDpsInits();
+    bool tensors = isa<RankedTensorType>(op.getInput().getType());
+    if (!tensors) {
+      if (op->getNumResults() != 0)
+        return op.emitOpError() << "must have no results with memref operands";
+      return success();
+    }
+    if (op->getNumResults() != numInits)
+      return op.emitOpError() << "expects one result per init (" << numInits
+                              << "), got " << op->getNumResults();
+    for (auto [i, pair] :
+         llvm::enumerate(llvm::zip(op->getResults(), op.getDpsInits()))) {
+      auto [result, init] = pair;
+      if (result.getType() != init.getType())
+        return op.emitOpError()
+               << "result #" << i << " type " << result.getType()
+               << " must match its init type " << init.getType();
+    }
+    return success();
+  }
+
+  NormalizeOp op;
+};
+} // namespace
+
+LogicalResult NormalizeOp::verify() { return NormalizeVerifier(*this).verify(); }
+
+//===----------------------------------------------------------------------===//
+// NormalizeOp: interfaces
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+NormalizeOp::reifyResultShapes(OpBuilder &b,
+                               ReifiedRankedShapedTypeDims &reifiedShapes) {
+  for (Value init : getDpsInits())
+    reifiedShapes.push_back(tensor::getMixedSizes(b, getLoc(), init));
+  return success();
+}
+
+void NormalizeOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (hasPureTensorSemantics())
+    return;
+  for (OpOperand &operand : getOperation()->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    // Running statistics are read before they are updated; the output and
+    // saved statistics are only written.
+    bool isInit = isDpsInit(&operand);
+    bool isRead = !isInit || operand.get() == getRunningMean() ||
+                  operand.get() == getRunningVar();
+    if (isRead)
+      effects.emplace_back(MemoryEffects::Read::get(), &operand, /*stage=*/0,
+                           /*effectOnFullRegion=*/true,
+                           SideEffects::DefaultResource::get());
+    if (isInit)
+      effects.emplace_back(MemoryEffects::Write::get(), &operand, /*stage=*/0,
+                           /*effectOnFullRegion=*/true,
+                           SideEffects::DefaultResource::get());
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// NormalizeOp: canonicalization
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Axes are a set: sort them so equal ops print (and CSE) the same.
+struct SortAxes : OpRewritePattern<NormalizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(NormalizeOp op,
+                                PatternRewriter &rewriter) const override {
+    ArrayRef<int64_t> axes = op.getAxes();
+    if (llvm::is_sorted(axes))
+      return failure();
+    SmallVector<int64_t> sorted(axes);
+    llvm::sort(sorted);
+    rewriter.modifyOpInPlace(op, [&] { op.setAxes(sorted); });
+    return success();
+  }
+};
+
+/// Returns true when `value` is a constant whose elements all equal `splat`.
+static bool isSplatConstant(Value value, double splat) {
+  if (!value)
+    return false;
+  DenseFPElementsAttr attr;
+  if (!matchPattern(value, m_Constant(&attr)) || !attr.isSplat())
+    return false;
+  return attr.getSplatValue<APFloat>().convertToDouble() == splat;
+}
+
+/// A scale of ones and a bias of zeros do nothing: drop them (and
+/// `affine_dims` with the last of them).
+struct DropIdentityAffine : OpRewritePattern<NormalizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(NormalizeOp op,
+                                PatternRewriter &rewriter) const override {
+    bool dropScale = isSplatConstant(op.getScale(), 1.0);
+    bool dropBias = isSplatConstant(op.getBias(), 0.0);
+    if (!dropScale && !dropBias)
+      return failure();
+    Value scale = dropScale ? Value() : op.getScale();
+    Value bias = dropBias ? Value() : op.getBias();
+    DenseI64ArrayAttr affineDims =
+        (scale || bias) ? op.getAffineDimsAttr() : DenseI64ArrayAttr();
+    auto newOp = NormalizeOp::create(
+        rewriter, op.getLoc(), op->getResultTypes(), op.getInput(), scale,
+        bias, op.getMean(), op.getVariance(), op.getOutput(), op.getSaved(),
+        op.getRunningMean(), op.getRunningVar(), op.getModeAttr(),
+        op.getAxesAttr(), op.getEpsilonAttr(), affineDims, op.getGroupsAttr(),
+        op.getGroupDimAttr(), op.getMomentumAttr(), op.getUnbiasedAttr(),
+        op.getSavedVarianceAttr(), op.getAccTypeAttr());
+    rewriter.replaceOp(op, newOp->getResults());
+    return success();
+  }
+};
+} // namespace
+
+void NormalizeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                              MLIRContext *context) {
+  results.add<SortAxes, DropIdentityAffine>(context);
+}
