@@ -17,6 +17,10 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "lib"]
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.shlib_ext))
 config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%norm_obj_root", config.norm_obj_root))
+config.substitutions.append(
+    ("%norm_src_root", os.path.dirname(config.test_source_root))
+)
 
 config.environment["FILECHECK_OPTS"] = (
     "-enable-var-scope --allow-unused-prefixes=false"
