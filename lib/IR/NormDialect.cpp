@@ -7,6 +7,8 @@
 #include "norm/IR/NormDialect.h"
 #include "norm/IR/NormOps.h"
 
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+
 using namespace mlir;
 using namespace mlir::norm;
 
@@ -17,4 +19,6 @@ void NormDialect::initialize() {
 #define GET_OP_LIST
 #include "norm/IR/NormOps.cpp.inc"
       >();
+  // Attached by registerAggregatedOpInterfaceExternalModels (NormToLinalg).
+  declarePromisedInterface<linalg::AggregatedOpInterface, NormalizeOp>();
 }

@@ -6,7 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "norm/Conversion/Passes.h"
 #include "norm/IR/NormDialect.h"
+#include "norm/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -16,9 +18,12 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mlir::norm::registerNormConversionPasses();
+  mlir::norm::registerNormPipelines();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::norm::NormDialect>();
+  mlir::norm::registerAggregatedOpInterfaceExternalModels(registry);
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
 

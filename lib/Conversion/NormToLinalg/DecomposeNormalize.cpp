@@ -1,0 +1,493 @@
+//===- DecomposeNormalize.cpp - norm.normalize as linalg on tensors -------===//
+//
+// Part of the norm-mlir project.
+//
+// The decomposition of norm.normalize into linalg.generic reductions and
+// elementwise ops. It is the single source of truth of the op's numerics
+// (numerics.md §1) for every target.
+//
+//===----------------------------------------------------------------------===//
+
+#include "norm/Conversion/NormToLinalg/NormToLinalg.h"
+#include "norm/IR/NormOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::norm;
+
+namespace {
+
+/// Builds the decomposition of one op. GroupNorm is handled by expanding the
+/// group dim `D` of every operand indexed by it into `[G, D/G]`; in that
+/// expanded iteration space the `G` dim is parallel and the `D/G` dim is
+/// reduced, so every variant is a set of parallel and reduction dims.
+class NormalizeDecomposer {
+public:
+  NormalizeDecomposer(OpBuilder &b, NormalizeOp op, PlantedBug bug)
+      : b(b), op(op), loc(op.getLoc()), acc(op.getAccumulationType()),
+        bug(bug) {
+    if (bug == PlantedBug::NarrowAccumulation)
+      acc = cast<FloatType>(op.getInputType().getElementType());
+  }
+
+  FailureOr<SmallVector<Value>> run();
+
+private:
+  //===--- iteration space ------------------------------------------------===//
+
+  /// The expanded dim of original dim `d` (its first one for the group dim).
+  int64_t expandedDim(int64_t d) const {
+    return groupDim && d > *groupDim ? d + 1 : d;
+  }
+
+  /// Expands dim `dim` of `value` into [G, extent/G] when `dim` is the group
+  /// dim of the original input; returns `value` unchanged otherwise.
+  Value expandGroupDim(Value value, int64_t dim) {
+    auto type = cast<RankedTensorType>(value.getType());
+    SmallVector<ReassociationIndices> reassociation;
+    SmallVector<int64_t> shape;
+    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, value);
+    SmallVector<OpFoldResult> outputShape;
+    for (int64_t i = 0, e = type.getRank(); i < e; ++i) {
+      int64_t next = reassociation.empty() ? 0 : reassociation.back().back() + 1;
+      if (i != dim) {
+        reassociation.push_back({next});
+        shape.push_back(type.getDimSize(i));
+        outputShape.push_back(sizes[i]);
+        continue;
+      }
+      reassociation.push_back({next, next + 1});
+      int64_t extent = type.getDimSize(i);
+      shape.push_back(*groups);
+      shape.push_back(ShapedType::isDynamic(extent) ? ShapedType::kDynamic
+                                                    : extent / *groups);
+      outputShape.push_back(b.getIndexAttr(*groups));
+      outputShape.push_back(groupSize());
+    }
+    auto expandedType = RankedTensorType::get(shape, type.getElementType());
+    return tensor::ExpandShapeOp::create(b, loc, expandedType, value,
+                                         reassociation, outputShape);
+  }
+
+  /// The extent of the group dim divided by the number of groups.
+  OpFoldResult groupSize() {
+    int64_t extent = op.getInputType().getDimSize(*groupDim);
+    if (!ShapedType::isDynamic(extent))
+      return b.getIndexAttr(extent / *groups);
+    Value dimSize = tensor::DimOp::create(b, loc, op.getInput(), *groupDim);
+    Value g = arith::ConstantIndexOp::create(b, loc, *groups);
+    return arith::DivUIOp::create(b, loc, dimSize, g).getResult();
+  }
+
+  AffineMap identityMap() { return b.getMultiDimIdentityMap(rank); }
+
+  /// Projection of the iteration space onto the statistics (parallel) dims.
+  AffineMap statisticsMap() {
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!reduced[d])
+        exprs.push_back(b.getAffineDimExpr(d));
+    return AffineMap::get(rank, 0, exprs, b.getContext());
+  }
+
+  AffineMap statisticsIdentityMap() {
+    return b.getMultiDimIdentityMap(statsSizes.size());
+  }
+
+  SmallVector<utils::IteratorType> iteratorTypes() {
+    return llvm::map_to_vector(reduced, [](bool r) {
+      return r ? utils::IteratorType::reduction : utils::IteratorType::parallel;
+    });
+  }
+
+  //===--- scalar helpers -------------------------------------------------===//
+
+  /// Converts a float scalar to `type` (extf or truncf).
+  Value convert(OpBuilder &nb, Location nl, Value v, Type type) {
+    unsigned from = v.getType().getIntOrFloatBitWidth();
+    unsigned to = type.getIntOrFloatBitWidth();
+    if (v.getType() == type)
+      return v;
+    if (from < to)
+      return arith::ExtFOp::create(nb, nl, type, v);
+    return arith::TruncFOp::create(nb, nl, type, v);
+  }
+  Value toAcc(OpBuilder &nb, Location nl, Value v) {
+    return convert(nb, nl, v, acc);
+  }
+  Value accConstant(double value) {
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(acc, value));
+  }
+
+  //===--- tensor helpers -------------------------------------------------===//
+
+  Value emptyStatistics(Type elementType) {
+    SmallVector<int64_t> shape;
+    SmallVector<Value> dynamic;
+    for (OpFoldResult size : statsSizes) {
+      std::optional<int64_t> c = getConstantIntValue(size);
+      shape.push_back(c ? *c : ShapedType::kDynamic);
+      if (!c)
+        dynamic.push_back(cast<Value>(size));
+    }
+    return tensor::EmptyOp::create(b, loc, shape, elementType, dynamic);
+  }
+
+  Value zeroStatistics() {
+    Value zero = accConstant(0.0);
+    return linalg::FillOp::create(b, loc, ValueRange{zero},
+                                  ValueRange{emptyStatistics(acc)})
+        .getResult(0);
+  }
+
+  /// A reduction over the reduced dims of `x` (and statistics-shaped
+  /// `extraStats`) into a zero-initialized statistics tensor; `term` maps the
+  /// loaded values to the accumulation-type summand.
+  Value reduce(ValueRange extraStats,
+               function_ref<Value(OpBuilder &, Location, ValueRange)> term) {
+    SmallVector<Value> ins = {x};
+    ins.append(extraStats.begin(), extraStats.end());
+    SmallVector<AffineMap> maps = {identityMap()};
+    maps.append(extraStats.size(), statisticsMap());
+    maps.push_back(statisticsMap());
+    Value init = zeroStatistics();
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{init.getType()}, ins, ValueRange{init}, maps,
+               iteratorTypes(),
+               [&](OpBuilder &nb, Location nl, ValueRange args) {
+                 Value t = term(nb, nl, args.drop_back());
+                 Value sum = arith::AddFOp::create(nb, nl, args.back(), t);
+                 linalg::YieldOp::create(nb, nl, sum);
+               })
+        .getResult(0);
+  }
+
+  /// An elementwise op over statistics-shaped tensors producing
+  /// `outs.size()` statistics-shaped results written into `outs`.
+  SmallVector<Value>
+  mapStatistics(ValueRange ins, ValueRange outs,
+                function_ref<SmallVector<Value>(OpBuilder &, Location,
+                                                ValueRange)>
+                    body) {
+    SmallVector<AffineMap> maps(ins.size() + outs.size(),
+                                statisticsIdentityMap());
+    SmallVector<utils::IteratorType> iters(statsSizes.size(),
+                                           utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        b, loc, outs.getTypes(), ins, outs, maps, iters,
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          linalg::YieldOp::create(nb, nl, body(nb, nl, args));
+        });
+    return SmallVector<Value>(generic.getResults());
+  }
+
+  /// The number of elements reduced into one statistic, in `acc`.
+  Value reductionCount() {
+    int64_t staticCount = 1;
+    Value dynamicCount;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!reduced[d])
+        continue;
+      if (std::optional<int64_t> c = getConstantIntValue(sizes[d])) {
+        staticCount *= *c;
+        continue;
+      }
+      Value v = cast<Value>(sizes[d]);
+      dynamicCount =
+          dynamicCount ? arith::MulIOp::create(b, loc, dynamicCount, v) : v;
+    }
+    if (!dynamicCount)
+      return accConstant(static_cast<double>(staticCount));
+    Value count = arith::MulIOp::create(
+        b, loc, dynamicCount,
+        arith::ConstantIndexOp::create(b, loc, staticCount));
+    Value i64 =
+        arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count);
+    return arith::UIToFPOp::create(b, loc, acc, i64);
+  }
+
+  /// Testing only: n·(E[x²] − E[x]²), the cancellation-prone one-pass
+  /// variance numerics.md forbids, in place of Σ(x − mean)².
+  Value plantOnePassVariance(Value mean, Value count) {
+    Value sumSquares =
+        reduce({}, [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value v = toAcc(nb, nl, args[0]);
+          return arith::MulFOp::create(nb, nl, v, v).getResult();
+        });
+    return mapStatistics(
+        ValueRange{sumSquares, mean}, emptyStatistics(acc),
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value meanSquare = arith::MulFOp::create(nb, nl, args[1], args[1]);
+          Value nMeanSquare = arith::MulFOp::create(nb, nl, meanSquare, count);
+          return SmallVector<Value>{
+              arith::SubFOp::create(nb, nl, args[0], nMeanSquare)};
+        })[0];
+  }
+
+  /// Writes a statistics-shaped accumulation-type value into `init`.
+  Value store(Value stats, Value init) {
+    Type elementType = cast<ShapedType>(init.getType()).getElementType();
+    return mapStatistics(stats, init,
+                         [&](OpBuilder &nb, Location nl, ValueRange args) {
+                           return SmallVector<Value>{
+                               convert(nb, nl, args[0], elementType)};
+                         })[0];
+  }
+
+  OpBuilder &b;
+  NormalizeOp op;
+  Location loc;
+  FloatType acc;
+  PlantedBug bug;
+  std::optional<int64_t> groups, groupDim;
+  int64_t rank = 0;
+  SmallVector<bool> reduced;
+  SmallVector<OpFoldResult> sizes, statsSizes;
+  Value x;
+};
+
+FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
+  if (!op.hasPureTensorSemantics())
+    return op.emitOpError()
+           << "cannot be decomposed in the memref form: lower the tensor "
+              "form, then bufferize";
+
+  groups = op.getGroups();
+  groupDim = op.getGroupDim();
+  rank = op.getRank() + (groupDim ? 1 : 0);
+
+  // The expanded iteration space.
+  reduced.assign(rank, false);
+  for (int64_t axis : op.getAxes())
+    reduced[expandedDim(axis)] = true;
+  x = op.getInput();
+  if (groupDim) {
+    reduced[*groupDim] = false;
+    reduced[*groupDim + 1] = true;
+    x = expandGroupDim(x, *groupDim);
+  }
+  sizes = tensor::getMixedSizes(b, loc, x);
+  for (int64_t d = 0; d < rank; ++d)
+    if (!reduced[d])
+      statsSizes.push_back(sizes[d]);
+
+  double eps = op.getEpsilon().convertToDouble();
+  NormMode mode = op.getMode();
+
+  // Statistics, each statistics-shaped in the accumulation type.
+  Value mean, rstd, variance, count;
+  if (!op.hasComputedStatistics()) {
+    mean = op.getMean();
+    Value epsValue = accConstant(eps);
+    rstd = mapStatistics(
+        op.getVariance(), emptyStatistics(acc),
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value v = arith::AddFOp::create(nb, nl, toAcc(nb, nl, args[0]),
+                                          epsValue);
+          return SmallVector<Value>{math::RsqrtOp::create(nb, nl, v)};
+        })[0];
+  } else if (mode == NormMode::standard) {
+    count = reductionCount();
+    Value sum = reduce({}, [&](OpBuilder &nb, Location nl, ValueRange args) {
+      return toAcc(nb, nl, args[0]);
+    });
+    mean = mapStatistics(sum, emptyStatistics(acc),
+                         [&](OpBuilder &nb, Location nl, ValueRange args) {
+                           return SmallVector<Value>{
+                               arith::DivFOp::create(nb, nl, args[0], count)};
+                         })[0];
+    // Centered: the squared deviations from the mean just computed.
+    Value squares =
+        reduce(mean, [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value d = arith::SubFOp::create(nb, nl, toAcc(nb, nl, args[0]),
+                                          args[1]);
+          return arith::MulFOp::create(nb, nl, d, d).getResult();
+        });
+    if (bug == PlantedBug::OnePassVariance)
+      squares = plantOnePassVariance(mean, count);
+    Value epsValue = accConstant(eps);
+    SmallVector<Value> varAndRstd = mapStatistics(
+        squares, ValueRange{emptyStatistics(acc), emptyStatistics(acc)},
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value var = arith::DivFOp::create(nb, nl, args[0], count);
+          Value plusEps = arith::AddFOp::create(nb, nl, var, epsValue);
+          return SmallVector<Value>{var,
+                                    math::RsqrtOp::create(nb, nl, plusEps)};
+        });
+    variance = varAndRstd[0];
+    rstd = varAndRstd[1];
+  } else {
+    Value sumSquares =
+        reduce({}, [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value v = toAcc(nb, nl, args[0]);
+          return arith::MulFOp::create(nb, nl, v, v).getResult();
+        });
+    Value epsValue = accConstant(eps);
+    if (mode == NormMode::rms) {
+      count = reductionCount();
+      rstd = mapStatistics(
+          sumSquares, emptyStatistics(acc),
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            Value ms = arith::DivFOp::create(nb, nl, args[0], count);
+            Value v = arith::AddFOp::create(nb, nl, ms, epsValue);
+            return SmallVector<Value>{math::RsqrtOp::create(nb, nl, v)};
+          })[0];
+    } else {
+      // 1 / max(‖x‖, ε), and 0 for a zero slice so that it normalizes to 0
+      // even with ε = 0. NaN propagates through maximumf.
+      Value zero = accConstant(0.0), one = accConstant(1.0);
+      rstd = mapStatistics(
+          sumSquares, emptyStatistics(acc),
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            Value norm = math::SqrtOp::create(nb, nl, args[0]);
+            Value clamped = arith::MaximumFOp::create(nb, nl, norm, epsValue);
+            Value inv = arith::DivFOp::create(nb, nl, one, clamped);
+            Value isZero = arith::CmpFOp::create(
+                nb, nl, arith::CmpFPredicate::OEQ, norm, zero);
+            return SmallVector<Value>{
+                arith::SelectOp::create(nb, nl, isZero, zero, inv)};
+          })[0];
+    }
+  }
+
+  // Normalize: y = ((x − mean) · rstd) · γ + β, then the cast epilogue.
+  std::optional<ArrayRef<int64_t>> affineDims = op.getAffineDims();
+  auto affineOperand = [&](Value v, SmallVectorImpl<Value> &ins,
+                           SmallVectorImpl<AffineMap> &maps) {
+    SmallVector<AffineExpr> exprs;
+    for (auto [i, d] : llvm::enumerate(*affineDims)) {
+      exprs.push_back(b.getAffineDimExpr(expandedDim(d)));
+      if (groupDim && d == *groupDim)
+        exprs.push_back(b.getAffineDimExpr(expandedDim(d) + 1));
+    }
+    if (groupDim)
+      for (auto [i, d] : llvm::enumerate(*affineDims))
+        if (d == *groupDim)
+          v = expandGroupDim(v, i);
+    ins.push_back(v);
+    maps.push_back(AffineMap::get(rank, 0, exprs, b.getContext()));
+  };
+  SmallVector<Value> ins = {x};
+  SmallVector<AffineMap> maps = {identityMap()};
+  if (mean) {
+    ins.push_back(mean);
+    maps.push_back(statisticsMap());
+  }
+  ins.push_back(rstd);
+  maps.push_back(statisticsMap());
+  if (Value scale = op.getScale())
+    affineOperand(scale, ins, maps);
+  if (Value bias = op.getBias())
+    affineOperand(bias, ins, maps);
+  Value outInit = op.getOutput();
+  if (groupDim)
+    outInit = expandGroupDim(outInit, *groupDim);
+  maps.push_back(identityMap());
+  Type outElementType = op.getOutputType().getElementType();
+  bool hasMean = static_cast<bool>(mean), hasScale = !!op.getScale(),
+       hasBias = !!op.getBias();
+  Value y =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{outInit.getType()}, ins, ValueRange{outInit}, maps,
+          SmallVector<utils::IteratorType>(rank,
+                                           utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            unsigned next = 0;
+            Value t = toAcc(nb, nl, args[next++]);
+            if (hasMean)
+              t = arith::SubFOp::create(nb, nl, t,
+                                        toAcc(nb, nl, args[next++]));
+            t = arith::MulFOp::create(nb, nl, t, args[next++]);
+            if (hasScale)
+              t = arith::MulFOp::create(nb, nl, t,
+                                        toAcc(nb, nl, args[next++]));
+            if (hasBias)
+              t = arith::AddFOp::create(nb, nl, t,
+                                        toAcc(nb, nl, args[next++]));
+            linalg::YieldOp::create(nb, nl,
+                                    convert(nb, nl, t, outElementType));
+          })
+          .getResult(0);
+  if (groupDim) {
+    SmallVector<ReassociationIndices> reassociation;
+    for (int64_t d = 0; d < op.getRank(); ++d) {
+      int64_t e = expandedDim(d);
+      if (d == *groupDim)
+        reassociation.push_back({e, e + 1});
+      else
+        reassociation.push_back({e});
+    }
+    y = tensor::CollapseShapeOp::create(b, loc, op.getOutputType(), y,
+                                        reassociation);
+  }
+
+  SmallVector<Value> results = {y};
+  OperandRange saved = op.getSaved();
+  if (!saved.empty()) {
+    if (mode == NormMode::standard) {
+      results.push_back(store(mean, saved[0]));
+      results.push_back(
+          store(op.getSavedVariance() ? variance : rstd, saved[1]));
+    } else {
+      results.push_back(store(rstd, saved[0]));
+    }
+  }
+
+  if (op.isTraining()) {
+    // running ← (1 − momentum)·running + momentum·batch, with the variance
+    // unbiased by n/(n−1) when asked (0 for n == 1 rather than NaN).
+    double momentum = op.getMomentum()->convertToDouble();
+    Value keep = accConstant(1.0 - momentum), take = accConstant(momentum);
+    Value factor = accConstant(1.0);
+    if (op.getUnbiased()) {
+      Value one = accConstant(1.0), zero = accConstant(0.0);
+      Value nMinusOne = arith::SubFOp::create(b, loc, count, one);
+      Value ratio = arith::DivFOp::create(b, loc, count, nMinusOne);
+      Value many =
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, count, one);
+      factor = arith::SelectOp::create(b, loc, many, ratio, zero);
+    }
+    Value runningMean = op.getRunningMean(), runningVar = op.getRunningVar();
+    SmallVector<Value> updated = mapStatistics(
+        ValueRange{mean, variance}, ValueRange{runningMean, runningVar},
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          auto update = [&](Value batch, Value running) {
+            Value old = arith::MulFOp::create(nb, nl, keep,
+                                              toAcc(nb, nl, running));
+            Value fresh = arith::MulFOp::create(nb, nl, take, batch);
+            Value sum = arith::AddFOp::create(nb, nl, old, fresh);
+            return convert(nb, nl, sum, running.getType());
+          };
+          Value unbiased = arith::MulFOp::create(nb, nl, args[1], factor);
+          return SmallVector<Value>{update(args[0], args[2]),
+                                    update(unbiased, args[3])};
+        });
+    results.append(updated.begin(), updated.end());
+  }
+  return results;
+}
+
+} // namespace
+
+FailureOr<PlantedBug> mlir::norm::parsePlantedBug(StringRef name) {
+  if (name.empty())
+    return PlantedBug::None;
+  if (name == "one-pass-variance")
+    return PlantedBug::OnePassVariance;
+  if (name == "narrow-accumulation")
+    return PlantedBug::NarrowAccumulation;
+  return failure();
+}
+
+FailureOr<SmallVector<Value>>
+mlir::norm::decomposeNormalizeOp(OpBuilder &b, NormalizeOp op,
+                                 PlantedBug bug) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(op);
+  return NormalizeDecomposer(b, op, bug).run();
+}

@@ -1,0 +1,95 @@
+//===- NormToLinalg.cpp - convert-norm-to-linalg --------------------------===//
+//
+// Part of the norm-mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "norm/Conversion/NormToLinalg/NormToLinalg.h"
+#include "norm/IR/NormDialect.h"
+#include "norm/IR/NormOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace norm {
+#define GEN_PASS_DEF_CONVERTNORMTOLINALGPASS
+#include "norm/Conversion/Passes.h.inc"
+} // namespace norm
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::norm;
+
+namespace {
+struct DecomposeNormalize : OpRewritePattern<NormalizeOp> {
+  DecomposeNormalize(MLIRContext *ctx, PlantedBug bug, PatternBenefit benefit)
+      : OpRewritePattern(ctx, benefit), bug(bug) {}
+  LogicalResult matchAndRewrite(NormalizeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "memref form");
+    FailureOr<SmallVector<Value>> results =
+        decomposeNormalizeOp(rewriter, op, bug);
+    if (failed(results))
+      return failure();
+    rewriter.replaceOp(op, *results);
+    return success();
+  }
+  PlantedBug bug;
+};
+
+struct NormalizeAggregatedModel
+    : linalg::AggregatedOpInterface::ExternalModel<NormalizeAggregatedModel,
+                                                   NormalizeOp> {
+  FailureOr<SmallVector<Value>> decomposeOperation(Operation *op,
+                                                   OpBuilder &b) const {
+    return decomposeNormalizeOp(b, cast<NormalizeOp>(op));
+  }
+};
+
+struct ConvertNormToLinalgPass
+    : norm::impl::ConvertNormToLinalgPassBase<ConvertNormToLinalgPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    FailureOr<PlantedBug> bug = parsePlantedBug(testPlantBug);
+    if (failed(bug)) {
+      getOperation()->emitError() << "unknown test-plant-bug '" << testPlantBug
+                                  << "'";
+      return signalPassFailure();
+    }
+    // The memref form has no decomposition: say so instead of leaving the
+    // op behind silently.
+    WalkResult walk = getOperation()->walk([](NormalizeOp op) {
+      if (op.hasPureTensorSemantics())
+        return WalkResult::advance();
+      op.emitOpError() << "cannot be decomposed in the memref form: lower "
+                          "the tensor form, then bufferize";
+      return WalkResult::interrupt();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
+
+    RewritePatternSet patterns(&getContext());
+    populateNormToLinalgPatterns(patterns, *bug);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace
+
+void mlir::norm::populateNormToLinalgPatterns(RewritePatternSet &patterns,
+                                              PlantedBug bug,
+                                              PatternBenefit benefit) {
+  patterns.add<DecomposeNormalize>(patterns.getContext(), bug, benefit);
+}
+
+void mlir::norm::registerAggregatedOpInterfaceExternalModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, NormDialect *) {
+    NormalizeOp::attachInterface<NormalizeAggregatedModel>(*ctx);
+  });
+}

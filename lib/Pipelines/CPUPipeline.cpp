@@ -1,0 +1,90 @@
+//===- CPUPipeline.cpp - norm-lower-to-cpu-pipeline -----------------------===//
+//
+// Part of the norm-mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "norm/Pipelines/Pipelines.h"
+
+#include "norm/Conversion/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
+                                         const CPUPipelineOptions &options) {
+  // norm → linalg on tensors.
+  ConvertNormToLinalgPassOptions toLinalg;
+  toLinalg.testPlantBug = options.plantBug;
+  pm.addPass(createConvertNormToLinalgPass(toLinalg));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Bufferize with identity layouts at function boundaries (unit strides
+  // stay known), then turn tensor results into out-parameters written in
+  // place: the memref-in / memref-out ABI.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createCanonicalizerPass());
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.hoistDynamicAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(createCanonicalizerPass());
+  bufferization::buildBufferDeallocationPipeline(pm);
+
+  // linalg → loops: scf.parallel over the parallel dims.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  pm.addPass(createCanonicalizerPass());
+  if (options.openmp)
+    pm.addPass(createConvertSCFToOpenMPPass());
+  else
+    pm.addPass(createParallelForToNestedForsPass());
+
+  // → LLVM. memref lowering must precede scf-to-cf: the OpenMP body holds a
+  // memref.alloca_scope with one block only.
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createSCFToControlFlowPass());
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  if (options.cInterface)
+    pm.addPass(LLVM::createLLVMRequestCWrappersPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  if (options.openmp)
+    pm.addPass(createConvertOpenMPToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::norm::registerNormPipelines() {
+  PassPipelineRegistration<CPUPipelineOptions>(
+      "norm-lower-to-cpu-pipeline",
+      "Lower norm ops through linalg to LLVM for the CPU (memref-in / "
+      "memref-out ABI)",
+      buildLowerToCPUPipeline);
+}

@@ -1,0 +1,193 @@
+// RUN: norm-opt %s -convert-norm-to-linalg -canonicalize -cse -split-input-file | FileCheck %s
+
+// LayerNorm, bf16: f32 sums, the mean, the centered variance (squared
+// deviations from that mean), ε inside rsqrt, then the normalize with the
+// affine and the truncation to bf16.
+// CHECK-LABEL: func.func @layer_norm
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<?x768xbf16>, %[[G:[a-z0-9]+]]: tensor<768xbf16>, %[[B:[a-z0-9]+]]: tensor<768xbf16>, %[[I:[a-z0-9]+]]: tensor<?x768xbf16>)
+// CHECK-DAG: %[[EPS:.+]] = arith.constant 9.99999974E-6 : f32
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[N:.+]] = arith.constant 7.680000e+02 : f32
+// CHECK: %[[FILL:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.+}} : tensor<?xf32>)
+// CHECK: %[[SUM:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<?x768xbf16>) outs(%[[FILL]] : tensor<?xf32>)
+// CHECK:   arith.extf %{{.+}} : bf16 to f32
+// CHECK:   arith.addf
+// CHECK: %[[MEAN:.+]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<?xf32>)
+// CHECK:   arith.divf %{{.+}}, %[[N]] : f32
+// CHECK: %[[SQ:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[MEAN]] : tensor<?x768xbf16>, tensor<?xf32>) outs(%[[FILL]] : tensor<?xf32>)
+// CHECK:   %[[E:.+]] = arith.extf %{{.+}} : bf16 to f32
+// CHECK:   %[[D:.+]] = arith.subf %[[E]], %{{.+}} : f32
+// CHECK:   %[[D2:.+]] = arith.mulf %[[D]], %[[D]] : f32
+// CHECK:   arith.addf %{{.+}}, %[[D2]] : f32
+// CHECK: %[[STATS:.+]]:2 = linalg.generic {{.*}} ins(%[[SQ]] : tensor<?xf32>)
+// CHECK:   %[[VAR:.+]] = arith.divf %{{.+}}, %[[N]] : f32
+// CHECK:   %[[VE:.+]] = arith.addf %[[VAR]], %[[EPS]] : f32
+// CHECK:   math.rsqrt %[[VE]] : f32
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[MEAN]], %[[STATS]]#1, %[[G]], %[[B]] : {{.*}}) outs(%[[I]] : tensor<?x768xbf16>)
+// CHECK:   arith.subf
+// CHECK:   arith.mulf
+// CHECK:   arith.mulf
+// CHECK:   arith.addf
+// CHECK:   arith.truncf %{{.+}} : f32 to bf16
+// CHECK-NOT: norm.normalize
+func.func @layer_norm(%x: tensor<?x768xbf16>, %g: tensor<768xbf16>, %b: tensor<768xbf16>, %init: tensor<?x768xbf16>) -> tensor<?x768xbf16> {
+  %0 = norm.normalize standard axes = [1] epsilon = 1.0e-05
+      ins(%x : tensor<?x768xbf16>) scale(%g : tensor<768xbf16>) bias(%b : tensor<768xbf16>) affine_dims = [1]
+      outs(%init : tensor<?x768xbf16>) -> tensor<?x768xbf16>
+  return %0 : tensor<?x768xbf16>
+}
+
+// -----
+
+// RMSNorm: one reduction of squares, no centering, rsqrt(ms + ε).
+// CHECK-LABEL: func.func @rms_norm
+// CHECK: %[[SS:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]}
+// CHECK:   %[[E:.+]] = arith.extf %{{.+}} : f16 to f32
+// CHECK:   %[[S:.+]] = arith.mulf %[[E]], %[[E]] : f32
+// CHECK:   arith.addf %{{.+}}, %[[S]] : f32
+// CHECK: %[[R:.+]] = linalg.generic {{.*}} ins(%[[SS]] : tensor<8xf32>)
+// CHECK:   arith.divf
+// CHECK:   arith.addf
+// CHECK:   math.rsqrt
+// CHECK: linalg.generic {{.*}} ins(%{{[a-z0-9]+}}, %[[R]], %{{[a-z0-9]+}} : tensor<8x4096xf16>, tensor<8xf32>, tensor<4096xf16>)
+// CHECK-NOT: arith.subf
+// CHECK: return
+func.func @rms_norm(%x: tensor<8x4096xf16>, %w: tensor<4096xf16>, %init: tensor<8x4096xf16>) -> tensor<8x4096xf16> {
+  %0 = norm.normalize rms axes = [1] epsilon = 1.0e-06
+      ins(%x : tensor<8x4096xf16>) scale(%w : tensor<4096xf16>) affine_dims = [1]
+      outs(%init : tensor<8x4096xf16>) -> tensor<8x4096xf16>
+  return %0 : tensor<8x4096xf16>
+}
+
+// -----
+
+// BatchNorm inference: no reduction; rstd from the given variance.
+// CHECK-LABEL: func.func @batch_norm_inference
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<2x3x4x4xf32>, %[[M:[a-z0-9]+]]: tensor<3xf32>, %[[V:[a-z0-9]+]]: tensor<3xf32>
+// CHECK-NOT: "reduction"
+// CHECK: %[[R:.+]] = linalg.generic {{.*}} ins(%[[V]] : tensor<3xf32>)
+// CHECK:   math.rsqrt
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[X]], %[[M]], %[[R]] : tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>)
+func.func @batch_norm_inference(%x: tensor<2x3x4x4xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>, %init: tensor<2x3x4x4xf32>) -> tensor<2x3x4x4xf32> {
+  %0 = norm.normalize standard axes = [0, 2, 3] epsilon = 1.0e-05
+      ins(%x : tensor<2x3x4x4xf32>) stats(%m, %v : tensor<3xf32>, tensor<3xf32>)
+      outs(%init : tensor<2x3x4x4xf32>) -> tensor<2x3x4x4xf32>
+  return %0 : tensor<2x3x4x4xf32>
+}
+
+// -----
+
+// BatchNorm training: reductions over N and W, the running update reads the
+// running inits and uses the unbiased factor n/(n-1), or 0 when n == 1.
+// CHECK-LABEL: func.func @batch_norm_training
+// CHECK-SAME: %[[RM:[a-z0-9]+]]: tensor<8xf32>, %[[RV:[a-z0-9]+]]: tensor<8xf32>)
+// CHECK-DAG: %[[KEEP:.+]] = arith.constant 0.899999976 : f32
+// CHECK-DAG: %[[TAKE:.+]] = arith.constant 1.000000e-01 : f32
+// CHECK: %[[N:.+]] = arith.uitofp %{{.+}} : i64 to f32
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel", "reduction"]}
+// CHECK: %[[MEAN:.+]] = linalg.generic
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel", "reduction"]}
+// CHECK: %[[STATS:.+]]:2 = linalg.generic
+// CHECK: %[[NM1:.+]] = arith.subf %[[N]], %{{.+}} : f32
+// CHECK: %[[RATIO:.+]] = arith.divf %[[N]], %[[NM1]] : f32
+// CHECK: %[[FACTOR:.+]] = arith.select %{{.+}}, %[[RATIO]], %{{.+}} : f32
+// CHECK: linalg.generic {{.*}} ins(%[[MEAN]], %[[STATS]]#0 : tensor<8xf32>, tensor<8xf32>) outs(%[[RM]], %[[RV]] : tensor<8xf32>, tensor<8xf32>)
+// CHECK:   ^bb0(%[[BM:.+]]: f32, %[[BV:.+]]: f32, %[[OM:.+]]: f32, %[[OV:.+]]: f32):
+// CHECK:   %[[UNB:.+]] = arith.mulf %[[BV]], %[[FACTOR]] : f32
+// CHECK:   arith.mulf %[[OM]], %[[KEEP]] : f32
+// CHECK:   arith.mulf %[[BM]], %[[TAKE]] : f32
+// CHECK:   arith.mulf %[[OV]], %[[KEEP]] : f32
+// CHECK:   arith.mulf %[[UNB]], %[[TAKE]] : f32
+func.func @batch_norm_training(%x: tensor<?x8x5xf32>, %init: tensor<?x8x5xf32>, %rm: tensor<8xf32>, %rv: tensor<8xf32>) -> (tensor<?x8x5xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %0:3 = norm.normalize standard axes = [0, 2] epsilon = 1.0e-05 momentum = 0.1 unbiased
+      ins(%x : tensor<?x8x5xf32>) outs(%init : tensor<?x8x5xf32>) running(%rm, %rv : tensor<8xf32>, tensor<8xf32>)
+      -> tensor<?x8x5xf32>, tensor<8xf32>, tensor<8xf32>
+  return %0#0, %0#1, %0#2 : tensor<?x8x5xf32>, tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// InstanceNorm with saved mean and rstd. The copies into the saved inits
+// are identity generics on tensors that canonicalization folds away.
+// CHECK-LABEL: func.func @instance_norm_saved
+// CHECK: %[[SUM:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+// CHECK: %[[MEAN:.+]] = linalg.generic {{.*}} ins(%[[SUM]]
+// CHECK: %[[STATS:.+]]:2 = linalg.generic
+// CHECK: %[[Y:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+// CHECK: return %[[Y]], %[[MEAN]], %[[STATS]]#1
+func.func @instance_norm_saved(%x: tensor<2x3x4x4xf32>, %init: tensor<2x3x4x4xf32>, %sm: tensor<2x3xf32>, %sr: tensor<2x3xf32>) -> (tensor<2x3x4x4xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0:3 = norm.normalize standard axes = [2, 3] epsilon = 1.0e-05
+      ins(%x : tensor<2x3x4x4xf32>) outs(%init : tensor<2x3x4x4xf32>) saved(%sm, %sr : tensor<2x3xf32>, tensor<2x3xf32>)
+      -> tensor<2x3x4x4xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+  return %0#0, %0#1, %0#2 : tensor<2x3x4x4xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// GroupNorm, channels-last: the channel dim is expanded into [G, C/G]; the
+// statistics are [N, G]; the affine is expanded the same way; the result is
+// collapsed back.
+// CHECK-LABEL: func.func @group_norm_nhwc
+// CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<2x4x4x12xf32>, %[[G:[a-z0-9]+]]: tensor<12xf32>, %[[I:[a-z0-9]+]]: tensor<2x4x4x12xf32>)
+// CHECK: %[[XE:.+]] = tensor.expand_shape %[[X]] {{\[}}[0], [1], [2], [3, 4]] output_shape [2, 4, 4, 3, 4] : tensor<2x4x4x12xf32> into tensor<2x4x4x3x4xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "reduction", "parallel", "reduction"]} ins(%[[XE]] : tensor<2x4x4x3x4xf32>) outs(%{{.+}} : tensor<2x3xf32>)
+// CHECK: %[[GE:.+]] = tensor.expand_shape %[[G]] {{\[}}[0, 1]] output_shape [3, 4] : tensor<12xf32> into tensor<3x4xf32>
+// CHECK: %[[IE:.+]] = tensor.expand_shape %[[I]] {{\[}}[0], [1], [2], [3, 4]]
+// CHECK: %[[Y:.+]] = linalg.generic {{.*}} ins(%[[XE]], %{{.+}}, %{{.+}}, %[[GE]] : {{.*}}) outs(%[[IE]] : tensor<2x4x4x3x4xf32>)
+// CHECK: %[[C:.+]] = tensor.collapse_shape %[[Y]] {{\[}}[0], [1], [2], [3, 4]] : tensor<2x4x4x3x4xf32> into tensor<2x4x4x12xf32>
+// CHECK: return %[[C]]
+func.func @group_norm_nhwc(%x: tensor<2x4x4x12xf32>, %g: tensor<12xf32>, %init: tensor<2x4x4x12xf32>) -> tensor<2x4x4x12xf32> {
+  %0 = norm.normalize standard axes = [1, 2, 3] epsilon = 1.0e-05 groups = 3 on 3
+      ins(%x : tensor<2x4x4x12xf32>) scale(%g : tensor<12xf32>) affine_dims = [3]
+      outs(%init : tensor<2x4x4x12xf32>) -> tensor<2x4x4x12xf32>
+  return %0 : tensor<2x4x4x12xf32>
+}
+
+// -----
+
+// GroupNorm with a dynamic channel dim: C/G computed at run time.
+// CHECK-LABEL: func.func @group_norm_dynamic
+// CHECK: %[[C:.+]] = tensor.dim %{{.+}}, %c1 : tensor<?x?x5xf32>
+// CHECK: %[[CG:.+]] = arith.divui %[[C]], %c4 : index
+// CHECK: tensor.expand_shape %{{.+}} {{\[}}[0], [1, 2], [3]] output_shape [%{{.+}}, 4, %[[CG]], 5] : tensor<?x?x5xf32> into tensor<?x4x?x5xf32>
+func.func @group_norm_dynamic(%x: tensor<?x?x5xf32>, %init: tensor<?x?x5xf32>) -> tensor<?x?x5xf32> {
+  %0 = norm.normalize standard axes = [1, 2] epsilon = 1.0e-05 groups = 4 on 1
+      ins(%x : tensor<?x?x5xf32>) outs(%init : tensor<?x?x5xf32>) -> tensor<?x?x5xf32>
+  return %0 : tensor<?x?x5xf32>
+}
+
+// -----
+
+// L2: 1/max(‖x‖, ε), and 0 for a zero row (even with ε = 0); the weight-norm
+// scale multiplies afterwards.
+// CHECK-LABEL: func.func @weight_norm
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "reduction"]}
+// CHECK:   arith.mulf
+// CHECK: %[[INV:.+]] = linalg.generic
+// CHECK:   %[[NORM:.+]] = math.sqrt %{{.+}} : f32
+// CHECK:   %[[CL:.+]] = arith.maximumf %[[NORM]], %[[ZERO]] : f32
+// CHECK:   %[[R:.+]] = arith.divf %[[ONE]], %[[CL]] : f32
+// CHECK:   %[[ISZ:.+]] = arith.cmpf oeq, %[[NORM]], %[[ZERO]] : f32
+// CHECK:   arith.select %[[ISZ]], %[[ZERO]], %[[R]] : f32
+// CHECK: linalg.generic {{.*}} ins(%{{[a-z0-9]+}}, %[[INV]], %{{[a-z0-9]+}} : tensor<4x3x2xf32>, tensor<4xf32>, tensor<4xf32>)
+func.func @weight_norm(%v: tensor<4x3x2xf32>, %g: tensor<4xf32>, %init: tensor<4x3x2xf32>) -> tensor<4x3x2xf32> {
+  %0 = norm.normalize l2 axes = [1, 2] epsilon = 0.0
+      ins(%v : tensor<4x3x2xf32>) scale(%g : tensor<4xf32>) affine_dims = [0]
+      outs(%init : tensor<4x3x2xf32>) -> tensor<4x3x2xf32>
+  return %0 : tensor<4x3x2xf32>
+}
+
+// -----
+
+// f64 inputs accumulate in f64; a narrower output gets a truncf epilogue.
+// CHECK-LABEL: func.func @f64_to_f32
+// CHECK: linalg.generic {{.*}} outs(%{{.+}} : tensor<16xf64>)
+// CHECK-NOT: arith.extf
+// CHECK: arith.truncf %{{.+}} : f64 to f32
+func.func @f64_to_f32(%x: tensor<16x32xf64>, %init: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  %0 = norm.normalize standard axes = [1] epsilon = 1.0e-05
+      ins(%x : tensor<16x32xf64>) outs(%init : tensor<16x32xf32>) -> tensor<16x32xf32>
+  return %0 : tensor<16x32xf32>
+}
