@@ -7,6 +7,7 @@
 #include "norm/Pipelines/Pipelines.h"
 
 #include "norm/Conversion/Passes.h"
+#include "norm/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -31,6 +32,9 @@ void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertNormToLinalgPass(toLinalg));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // The loops below accumulate serially: compensate the sums so that their
+  // error does not grow with the row length.
+  pm.addPass(createNormCompensateSumsPass());
 
   // Bufferize with identity layouts at function boundaries (unit strides
   // stay known), then turn tensor results into out-parameters written in
@@ -67,7 +71,7 @@ void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
   expand.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expand));
   if (options.cInterface)
-    pm.addPass(LLVM::createLLVMRequestCWrappersPass());
+    pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());

@@ -9,6 +9,7 @@
 #include "norm/Conversion/Passes.h"
 #include "norm/IR/NormDialect.h"
 #include "norm/Pipelines/Pipelines.h"
+#include "norm/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -19,6 +20,7 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::norm::registerNormConversionPasses();
+  mlir::norm::registerNormTransformsPasses();
   mlir::norm::registerNormPipelines();
 
   mlir::DialectRegistry registry;

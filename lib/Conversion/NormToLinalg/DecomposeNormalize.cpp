@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::norm;
 
@@ -147,9 +149,11 @@ private:
 
   /// A reduction over the reduced dims of `x` (and statistics-shaped
   /// `extraStats`) into a zero-initialized statistics tensor; `term` maps the
-  /// loaded values to the accumulation-type summand.
+  /// loaded values to the accumulation-type summand. With `max`, the
+  /// combiner is maximumf (NaN-propagating) instead of addf.
   Value reduce(ValueRange extraStats,
-               function_ref<Value(OpBuilder &, Location, ValueRange)> term) {
+               function_ref<Value(OpBuilder &, Location, ValueRange)> term,
+               bool max = false) {
     SmallVector<Value> ins = {x};
     ins.append(extraStats.begin(), extraStats.end());
     SmallVector<AffineMap> maps = {identityMap()};
@@ -161,8 +165,12 @@ private:
                iteratorTypes(),
                [&](OpBuilder &nb, Location nl, ValueRange args) {
                  Value t = term(nb, nl, args.drop_back());
-                 Value sum = arith::AddFOp::create(nb, nl, args.back(), t);
-                 linalg::YieldOp::create(nb, nl, sum);
+                 Value combined =
+                     max ? arith::MaximumFOp::create(nb, nl, args.back(), t)
+                               .getResult()
+                         : arith::AddFOp::create(nb, nl, args.back(), t)
+                               .getResult();
+                 linalg::YieldOp::create(nb, nl, combined);
                })
         .getResult(0);
   }
@@ -184,6 +192,71 @@ private:
           linalg::YieldOp::create(nb, nl, body(nb, nl, args));
         });
     return SmallVector<Value>(generic.getResults());
+  }
+
+  /// max |x| over each statistics slice.
+  Value maxAbs() {
+    return reduce(
+        {},
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          return math::AbsFOp::create(nb, nl, toAcc(nb, nl, args[0]))
+              .getResult();
+        },
+        /*max=*/true);
+  }
+
+  /// A power of two k with k·max|x| in [1, 2), computed on the exponent
+  /// bits so that scaling by it is exact. Sums of squares of k·x neither
+  /// overflow nor (with `scaleUp`) underflow. Without `scaleUp`, k <= 1:
+  /// only large data is scaled. k stays a normal number.
+  Value scaleFactors(Value maxAbsStats, bool scaleUp) {
+    unsigned width = acc.getWidth();
+    unsigned mantissa = acc.getFPMantissaWidth() - 1;
+    unsigned exponentBits = width - 1 - mantissa;
+    int64_t bias = (int64_t(1) << (exponentBits - 1)) - 1;
+    Type intType = b.getIntegerType(width);
+    auto intConstant = [&](OpBuilder &nb, Location nl, int64_t v) {
+      return arith::ConstantOp::create(nb, nl, b.getIntegerAttr(intType, v));
+    };
+    return mapStatistics(
+        maxAbsStats, emptyStatistics(acc),
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value bits = arith::BitcastOp::create(nb, nl, intType, args[0]);
+          Value exponent = arith::AndIOp::create(
+              nb, nl,
+              arith::ShRUIOp::create(nb, nl, bits,
+                                     intConstant(nb, nl, mantissa)),
+              intConstant(nb, nl, (int64_t(1) << exponentBits) - 1));
+          Value lo = intConstant(nb, nl, scaleUp ? 1 : bias);
+          Value hi = intConstant(nb, nl, 2 * bias - 1);
+          exponent = arith::MinSIOp::create(
+              nb, nl, arith::MaxSIOp::create(nb, nl, exponent, lo), hi);
+          Value kExponent = arith::SubIOp::create(
+              nb, nl, intConstant(nb, nl, 2 * bias), exponent);
+          Value kBits = arith::ShLIOp::create(nb, nl, kExponent,
+                                              intConstant(nb, nl, mantissa));
+          return SmallVector<Value>{
+              arith::BitcastOp::create(nb, nl, acc, kBits)};
+        })[0];
+  }
+
+  /// rsqrt(v + ε) <= 1/sqrt(ε): with scaled statistics ε·k² can underflow
+  /// (huge constant slices), which this bound repairs. NaN propagates.
+  Value clampRstd(OpBuilder &nb, Location nl, Value rstd, double eps) {
+    if (eps <= 0)
+      return rstd;
+    Value bound = arith::ConstantOp::create(
+        nb, nl, nb.getFloatAttr(acc, 1.0 / std::sqrt(eps)));
+    return arith::MinimumFOp::create(nb, nl, rstd, bound);
+  }
+
+  /// Σ (k·x)² per statistics slice, k the slice's scale factor.
+  Value scaledSumOfSquares(Value k) {
+    return reduce(k, [&](OpBuilder &nb, Location nl, ValueRange args) {
+      Value v =
+          arith::MulFOp::create(nb, nl, toAcc(nb, nl, args[0]), args[1]);
+      return arith::MulFOp::create(nb, nl, v, v).getResult();
+    });
   }
 
   /// The number of elements reduced into one statistic, in `acc`.
@@ -249,6 +322,9 @@ private:
   SmallVector<bool> reduced;
   SmallVector<OpFoldResult> sizes, statsSizes;
   Value x;
+  /// l2 only: the scale factor k applied before the inverse norm, and the
+  /// inverse norm 1/max(‖x‖, ε) itself for the saved result.
+  Value l2Scale, savedL2;
 };
 
 FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
@@ -301,57 +377,89 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
                            return SmallVector<Value>{
                                arith::DivFOp::create(nb, nl, args[0], count)};
                          })[0];
-    // Centered: the squared deviations from the mean just computed.
-    Value squares =
-        reduce(mean, [&](OpBuilder &nb, Location nl, ValueRange args) {
+    // Centered: the squared deviations from the mean just computed, scaled
+    // by k (<= 1) so that huge data does not overflow the squares:
+    // var = var_k / k², rstd = k · rsqrt(var_k + ε·k²).
+    Value k = scaleFactors(maxAbs(), /*scaleUp=*/false);
+    Value squares = reduce(
+        ValueRange{mean, k}, [&](OpBuilder &nb, Location nl, ValueRange args) {
           Value d = arith::SubFOp::create(nb, nl, toAcc(nb, nl, args[0]),
                                           args[1]);
+          d = arith::MulFOp::create(nb, nl, d, args[2]);
           return arith::MulFOp::create(nb, nl, d, d).getResult();
         });
-    if (bug == PlantedBug::OnePassVariance)
+    if (bug == PlantedBug::OnePassVariance) {
       squares = plantOnePassVariance(mean, count);
+      k = mapStatistics(mean, emptyStatistics(acc),
+                        [&](OpBuilder &nb, Location nl, ValueRange) {
+                          return SmallVector<Value>{accConstant(1.0)};
+                        })[0];
+    }
     Value epsValue = accConstant(eps);
     SmallVector<Value> varAndRstd = mapStatistics(
-        squares, ValueRange{emptyStatistics(acc), emptyStatistics(acc)},
+        ValueRange{squares, k},
+        ValueRange{emptyStatistics(acc), emptyStatistics(acc)},
         [&](OpBuilder &nb, Location nl, ValueRange args) {
-          Value var = arith::DivFOp::create(nb, nl, args[0], count);
-          Value plusEps = arith::AddFOp::create(nb, nl, var, epsValue);
-          return SmallVector<Value>{var,
-                                    math::RsqrtOp::create(nb, nl, plusEps)};
+          Value scale = args[1];
+          Value varK = arith::DivFOp::create(nb, nl, args[0], count);
+          Value var = arith::DivFOp::create(
+              nb, nl, arith::DivFOp::create(nb, nl, varK, scale), scale);
+          Value epsK = arith::MulFOp::create(
+              nb, nl, arith::MulFOp::create(nb, nl, epsValue, scale), scale);
+          Value plusEps = arith::AddFOp::create(nb, nl, varK, epsK);
+          Value rstd = arith::MulFOp::create(
+              nb, nl, scale, math::RsqrtOp::create(nb, nl, plusEps));
+          return SmallVector<Value>{var, clampRstd(nb, nl, rstd, eps)};
         });
     variance = varAndRstd[0];
     rstd = varAndRstd[1];
   } else {
-    Value sumSquares =
-        reduce({}, [&](OpBuilder &nb, Location nl, ValueRange args) {
-          Value v = toAcc(nb, nl, args[0]);
-          return arith::MulFOp::create(nb, nl, v, v).getResult();
-        });
+    // Σ(k·x)² with k from max|x|: no overflow of the squares for huge data,
+    // and (l2) no underflow for tiny data, whose norm still counts.
+    Value maxima = maxAbs();
+    bool isL2 = mode == NormMode::l2;
+    Value k = scaleFactors(maxima, /*scaleUp=*/isL2);
+    Value sumSquares = scaledSumOfSquares(k);
     Value epsValue = accConstant(eps);
-    if (mode == NormMode::rms) {
+    if (!isL2) {
+      // rstd = k · rsqrt(mean((k·x)²) + ε·k²), k <= 1.
       count = reductionCount();
       rstd = mapStatistics(
-          sumSquares, emptyStatistics(acc),
+          ValueRange{sumSquares, k}, emptyStatistics(acc),
           [&](OpBuilder &nb, Location nl, ValueRange args) {
+            Value scale = args[1];
             Value ms = arith::DivFOp::create(nb, nl, args[0], count);
-            Value v = arith::AddFOp::create(nb, nl, ms, epsValue);
-            return SmallVector<Value>{math::RsqrtOp::create(nb, nl, v)};
+            Value epsK = arith::MulFOp::create(
+                nb, nl, arith::MulFOp::create(nb, nl, epsValue, scale), scale);
+            Value v = arith::AddFOp::create(nb, nl, ms, epsK);
+            Value r = arith::MulFOp::create(nb, nl, scale,
+                                            math::RsqrtOp::create(nb, nl, v));
+            return SmallVector<Value>{clampRstd(nb, nl, r, eps)};
           })[0];
     } else {
-      // 1 / max(‖x‖, ε), and 0 for a zero slice so that it normalizes to 0
-      // even with ε = 0. NaN propagates through maximumf.
+      // x / max(‖x‖, ε) = (k·x) / max(‖k·x‖, ε·k); 0 for a zero slice, even
+      // with ε = 0. NaN propagates through maximumf. The normalize step
+      // multiplies by k, then by this inverse (savedL2 is their product).
       Value zero = accConstant(0.0), one = accConstant(1.0);
-      rstd = mapStatistics(
-          sumSquares, emptyStatistics(acc),
+      SmallVector<Value> inverses = mapStatistics(
+          ValueRange{sumSquares, k, maxima},
+          ValueRange{emptyStatistics(acc), emptyStatistics(acc)},
           [&](OpBuilder &nb, Location nl, ValueRange args) {
+            Value scale = args[1];
             Value norm = math::SqrtOp::create(nb, nl, args[0]);
-            Value clamped = arith::MaximumFOp::create(nb, nl, norm, epsValue);
+            Value epsK = arith::MulFOp::create(nb, nl, epsValue, scale);
+            Value clamped = arith::MaximumFOp::create(nb, nl, norm, epsK);
             Value inv = arith::DivFOp::create(nb, nl, one, clamped);
             Value isZero = arith::CmpFOp::create(
-                nb, nl, arith::CmpFPredicate::OEQ, norm, zero);
+                nb, nl, arith::CmpFPredicate::OEQ, args[2], zero);
+            Value scaledInv =
+                arith::SelectOp::create(nb, nl, isZero, zero, inv);
             return SmallVector<Value>{
-                arith::SelectOp::create(nb, nl, isZero, zero, inv)};
-          })[0];
+                scaledInv, arith::MulFOp::create(nb, nl, scaledInv, scale)};
+          });
+      rstd = inverses[0];
+      savedL2 = inverses[1];
+      l2Scale = k;
     }
   }
 
@@ -378,6 +486,10 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
     ins.push_back(mean);
     maps.push_back(statisticsMap());
   }
+  if (l2Scale) {
+    ins.push_back(l2Scale);
+    maps.push_back(statisticsMap());
+  }
   ins.push_back(rstd);
   maps.push_back(statisticsMap());
   if (Value scale = op.getScale())
@@ -390,7 +502,7 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
   maps.push_back(identityMap());
   Type outElementType = op.getOutputType().getElementType();
   bool hasMean = static_cast<bool>(mean), hasScale = !!op.getScale(),
-       hasBias = !!op.getBias();
+       hasBias = !!op.getBias(), hasL2Scale = static_cast<bool>(l2Scale);
   Value y =
       linalg::GenericOp::create(
           b, loc, TypeRange{outInit.getType()}, ins, ValueRange{outInit}, maps,
@@ -402,6 +514,8 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
             if (hasMean)
               t = arith::SubFOp::create(nb, nl, t,
                                         toAcc(nb, nl, args[next++]));
+            if (hasL2Scale)
+              t = arith::MulFOp::create(nb, nl, t, args[next++]);
             t = arith::MulFOp::create(nb, nl, t, args[next++]);
             if (hasScale)
               t = arith::MulFOp::create(nb, nl, t,
@@ -434,7 +548,7 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
       results.push_back(
           store(op.getSavedVariance() ? variance : rstd, saved[1]));
     } else {
-      results.push_back(store(rstd, saved[0]));
+      results.push_back(store(savedL2 ? savedL2 : rstd, saved[0]));
     }
   }
 

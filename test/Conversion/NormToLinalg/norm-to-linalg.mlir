@@ -1,10 +1,12 @@
 // RUN: norm-opt %s -convert-norm-to-linalg -canonicalize -cse -split-input-file | FileCheck %s
 
-// LayerNorm, bf16: f32 sums, the mean, the centered variance (squared
-// deviations from that mean), ε inside rsqrt, then the normalize with the
-// affine and the truncation to bf16.
+// LayerNorm, bf16: f32 sums, the mean, max|x| for the power-of-two scale
+// k (<= 1) that keeps huge squares finite, the centered variance (squared
+// scaled deviations from that mean), ε inside rsqrt, then the normalize
+// with the affine and the truncation to bf16.
 // CHECK-LABEL: func.func @layer_norm
 // CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<?x768xbf16>, %[[G:[a-z0-9]+]]: tensor<768xbf16>, %[[B:[a-z0-9]+]]: tensor<768xbf16>, %[[I:[a-z0-9]+]]: tensor<?x768xbf16>)
+// CHECK-DAG: %[[RSQRT_EPS:.+]] = arith.constant 316.227753 : f32
 // CHECK-DAG: %[[EPS:.+]] = arith.constant 9.99999974E-6 : f32
 // CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG: %[[N:.+]] = arith.constant 7.680000e+02 : f32
@@ -14,15 +16,27 @@
 // CHECK:   arith.addf
 // CHECK: %[[MEAN:.+]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<?xf32>)
 // CHECK:   arith.divf %{{.+}}, %[[N]] : f32
-// CHECK: %[[SQ:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[MEAN]] : tensor<?x768xbf16>, tensor<?xf32>) outs(%[[FILL]] : tensor<?xf32>)
+// CHECK: %[[MAX:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<?x768xbf16>)
+// CHECK:   math.absf
+// CHECK:   arith.maximumf
+// CHECK: %[[K:.+]] = linalg.generic {{.*}} ins(%[[MAX]] : tensor<?xf32>)
+// CHECK:   arith.bitcast %{{.+}} : f32 to i32
+// CHECK:   arith.bitcast %{{.+}} : i32 to f32
+// CHECK: %[[SQ:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[MEAN]], %[[K]] : tensor<?x768xbf16>, tensor<?xf32>, tensor<?xf32>) outs(%[[FILL]] : tensor<?xf32>)
 // CHECK:   %[[E:.+]] = arith.extf %{{.+}} : bf16 to f32
 // CHECK:   %[[D:.+]] = arith.subf %[[E]], %{{.+}} : f32
-// CHECK:   %[[D2:.+]] = arith.mulf %[[D]], %[[D]] : f32
+// CHECK:   %[[DK:.+]] = arith.mulf %[[D]], %{{.+}} : f32
+// CHECK:   %[[D2:.+]] = arith.mulf %[[DK]], %[[DK]] : f32
 // CHECK:   arith.addf %{{.+}}, %[[D2]] : f32
-// CHECK: %[[STATS:.+]]:2 = linalg.generic {{.*}} ins(%[[SQ]] : tensor<?xf32>)
-// CHECK:   %[[VAR:.+]] = arith.divf %{{.+}}, %[[N]] : f32
-// CHECK:   %[[VE:.+]] = arith.addf %[[VAR]], %[[EPS]] : f32
-// CHECK:   math.rsqrt %[[VE]] : f32
+// CHECK: %[[STATS:.+]]:2 = linalg.generic {{.*}} ins(%[[SQ]], %[[K]] : tensor<?xf32>, tensor<?xf32>)
+// CHECK:   ^bb0(%[[S:.+]]: f32, %[[KK:.+]]: f32, %{{.+}}: f32, %{{.+}}: f32):
+// CHECK:   %[[VARK:.+]] = arith.divf %[[S]], %[[N]] : f32
+// CHECK:   %[[EK:.+]] = arith.mulf %[[KK]], %[[EPS]] : f32
+// CHECK:   %[[EK2:.+]] = arith.mulf %[[EK]], %[[KK]] : f32
+// CHECK:   %[[VE:.+]] = arith.addf %[[VARK]], %[[EK2]] : f32
+// CHECK:   %[[R:.+]] = math.rsqrt %[[VE]] : f32
+// CHECK:   %[[RK:.+]] = arith.mulf %[[KK]], %[[R]] : f32
+// CHECK:   arith.minimumf %[[RK]], %[[RSQRT_EPS]] : f32
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[MEAN]], %[[STATS]]#1, %[[G]], %[[B]] : {{.*}}) outs(%[[I]] : tensor<?x768xbf16>)
 // CHECK:   arith.subf
 // CHECK:   arith.mulf
@@ -39,16 +53,21 @@ func.func @layer_norm(%x: tensor<?x768xbf16>, %g: tensor<768xbf16>, %b: tensor<7
 
 // -----
 
-// RMSNorm: one reduction of squares, no centering, rsqrt(ms + ε).
+// RMSNorm: max|x|, then one reduction of scaled squares, no centering,
+// k · rsqrt(mean((k·x)²) + ε·k²).
 // CHECK-LABEL: func.func @rms_norm
+// CHECK: %[[MAX:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]}
+// CHECK:   arith.maximumf
+// CHECK: %[[K:.+]] = linalg.generic {{.*}} ins(%[[MAX]] : tensor<8xf32>)
 // CHECK: %[[SS:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]}
 // CHECK:   %[[E:.+]] = arith.extf %{{.+}} : f16 to f32
-// CHECK:   %[[S:.+]] = arith.mulf %[[E]], %[[E]] : f32
+// CHECK:   %[[EK:.+]] = arith.mulf %[[E]], %{{.+}} : f32
+// CHECK:   %[[S:.+]] = arith.mulf %[[EK]], %[[EK]] : f32
 // CHECK:   arith.addf %{{.+}}, %[[S]] : f32
-// CHECK: %[[R:.+]] = linalg.generic {{.*}} ins(%[[SS]] : tensor<8xf32>)
+// CHECK: %[[R:.+]] = linalg.generic {{.*}} ins(%[[SS]], %[[K]] : tensor<8xf32>, tensor<8xf32>)
 // CHECK:   arith.divf
-// CHECK:   arith.addf
 // CHECK:   math.rsqrt
+// CHECK:   arith.minimumf
 // CHECK: linalg.generic {{.*}} ins(%{{[a-z0-9]+}}, %[[R]], %{{[a-z0-9]+}} : tensor<8x4096xf16>, tensor<8xf32>, tensor<4096xf16>)
 // CHECK-NOT: arith.subf
 // CHECK: return
@@ -158,20 +177,28 @@ func.func @group_norm_dynamic(%x: tensor<?x?x5xf32>, %init: tensor<?x?x5xf32>) -
 
 // -----
 
-// L2: 1/max(‖x‖, ε), and 0 for a zero row (even with ε = 0); the weight-norm
-// scale multiplies afterwards.
+// L2: x / max(‖x‖, ε) computed as (k·x) / max(‖k·x‖, ε·k) with k from
+// max|x| (scaled up or down), and 0 for a zero slice (max|x| = 0) even with
+// ε = 0; the weight-norm scale multiplies afterwards.
 // CHECK-LABEL: func.func @weight_norm
 // CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "reduction"]}
-// CHECK:   arith.mulf
-// CHECK: %[[INV:.+]] = linalg.generic
-// CHECK:   %[[NORM:.+]] = math.sqrt %{{.+}} : f32
-// CHECK:   %[[CL:.+]] = arith.maximumf %[[NORM]], %[[ZERO]] : f32
+// CHECK: %[[MAX:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "reduction"]}
+// CHECK:   arith.maximumf
+// CHECK: %[[K:.+]] = linalg.generic {{.*}} ins(%[[MAX]] : tensor<4xf32>)
+// CHECK: %[[SS:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "reduction"]}
+// CHECK: %[[INV:.+]]:2 = linalg.generic {{.*}} ins(%[[SS]], %[[K]], %[[MAX]] : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK:   ^bb0(%[[S:.+]]: f32, %[[KK:.+]]: f32, %[[M:.+]]: f32, %{{.+}}: f32, %{{.+}}: f32):
+// CHECK:   %[[NORM:.+]] = math.sqrt %[[S]] : f32
+// CHECK:   %[[EK:.+]] = arith.mulf %[[KK]], %[[ZERO]] : f32
+// CHECK:   %[[CL:.+]] = arith.maximumf %[[NORM]], %[[EK]] : f32
 // CHECK:   %[[R:.+]] = arith.divf %[[ONE]], %[[CL]] : f32
-// CHECK:   %[[ISZ:.+]] = arith.cmpf oeq, %[[NORM]], %[[ZERO]] : f32
+// CHECK:   %[[ISZ:.+]] = arith.cmpf oeq, %[[M]], %[[ZERO]] : f32
 // CHECK:   arith.select %[[ISZ]], %[[ZERO]], %[[R]] : f32
-// CHECK: linalg.generic {{.*}} ins(%{{[a-z0-9]+}}, %[[INV]], %{{[a-z0-9]+}} : tensor<4x3x2xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK: linalg.generic {{.*}} ins(%{{[a-z0-9]+}}, %[[K]], %[[INV]]#0, %{{[a-z0-9]+}} : tensor<4x3x2xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK:   arith.mulf
+// CHECK:   arith.mulf
+// CHECK:   arith.mulf
 func.func @weight_norm(%v: tensor<4x3x2xf32>, %g: tensor<4xf32>, %init: tensor<4x3x2xf32>) -> tensor<4x3x2xf32> {
   %0 = norm.normalize l2 axes = [1, 2] epsilon = 0.0
       ins(%v : tensor<4x3x2xf32>) scale(%g : tensor<4xf32>) affine_dims = [0]

@@ -1,0 +1,77 @@
+//===- Kernel.h - JIT-compiled norm kernels ---------------------*- C++ -*-===//
+//
+// Part of the norm-mlir project.
+//
+// Compiles one function of a norm spec (functions on tensors) through
+// norm-lower-to-cpu-pipeline and the ExecutionEngine, and calls it on host
+// arrays with the memref-in / memref-out ABI: the arguments in order, then
+// one out-parameter per result.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NORM_RUNTIME_KERNEL_H
+#define NORM_RUNTIME_KERNEL_H
+
+#include "norm/Pipelines/Pipelines.h"
+#include "norm/Runtime/HostArray.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class ExecutionEngine;
+namespace norm {
+
+/// The type of one argument or result of the entry function.
+struct TensorSignature {
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape; ///< ShapedType::kDynamic for dynamic dims
+};
+
+/// Reads a tensor type as a signature; fails for element types the runtime
+/// does not carry.
+llvm::Expected<TensorSignature> getTensorSignature(Type type);
+
+/// Compiler settings of a kernel.
+struct KernelOptions {
+  bool openmp = false;
+  /// Debug: plant a numerics bug in the decomposition (see
+  /// convert-norm-to-linalg's test-plant-bug option); empty for none.
+  std::string plantBug;
+};
+
+class Kernel {
+public:
+  /// Compiles function `entry` of `module` (cloned; the caller's module is not
+  /// modified). Diagnostics go to the context's handler.
+  static llvm::Expected<std::unique_ptr<Kernel>>
+  compile(ModuleOp module, llvm::StringRef entry, const KernelOptions &options);
+  ~Kernel();
+
+  const std::vector<TensorSignature> &arguments() const { return args; }
+  const std::vector<TensorSignature> &results() const { return outs; }
+  /// Wall time of the whole compile (pipeline + LLVM codegen), seconds.
+  double compileSeconds() const { return compileTime; }
+
+  /// Runs the kernel. `args` and `results` match the signature in number and
+  /// dtype, their shapes match its static dims; `results` are preallocated
+  /// with their shapes.
+  llvm::Error call(const std::vector<const HostArray *> &args,
+                   const std::vector<HostArray *> &results);
+
+private:
+  Kernel() = default;
+  std::unique_ptr<ExecutionEngine> engine;
+  std::string symbol;
+  std::vector<TensorSignature> args, outs;
+  double compileTime = 0;
+};
+
+} // namespace norm
+} // namespace mlir
+
+#endif // NORM_RUNTIME_KERNEL_H

@@ -1,0 +1,30 @@
+//===- Passes.td - norm transformation passes --------------*- tablegen -*-===//
+//
+// Part of the norm-mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NORM_TRANSFORMS_PASSES_TD
+#define NORM_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def NormCompensateSumsPass : Pass<"norm-compensate-sums"> {
+  let summary = "Accumulate linalg sum reductions with Kahan compensation";
+  let description = [{
+    Rewrites every `linalg.generic` on tensors that reduces by `addf` into
+    its destination into a Kahan-compensated sum: a second accumulator
+    carries the rounding error of each addition into the next one, so the
+    error of a long reduction no longer grows with its length. Strategies
+    that accumulate serially (the loop-based CPU lowering) need this to meet
+    numerics.md's tolerance on long rows. A non-finite partial sum resets
+    the compensation, so Inf and NaN propagate as in a plain sum.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+#endif // NORM_TRANSFORMS_PASSES_TD

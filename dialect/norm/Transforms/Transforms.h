@@ -1,0 +1,23 @@
+//===- Transforms.h - norm rewrite patterns ---------------------*- C++ -*-===//
+//
+// Part of the norm-mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NORM_TRANSFORMS_TRANSFORMS_H
+#define NORM_TRANSFORMS_TRANSFORMS_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace norm {
+
+/// Kahan-compensated accumulation for linalg.generic sum reductions on
+/// tensors (see norm-compensate-sums).
+void populateCompensateSumsPatterns(RewritePatternSet &patterns,
+                                    PatternBenefit benefit = 1);
+
+} // namespace norm
+} // namespace mlir
+
+#endif // NORM_TRANSFORMS_TRANSFORMS_H

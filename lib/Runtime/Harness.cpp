@@ -1,0 +1,891 @@
+//===- Harness.cpp - norm-runner: run, check and time kernels -------------===//
+//
+// Part of the norm-mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "norm/Runtime/Harness.h"
+
+#include "norm/IR/NormOps.h"
+#include "norm/Runtime/InputGen.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::norm;
+
+//===----------------------------------------------------------------------===//
+// Entry analysis
+//===----------------------------------------------------------------------===//
+
+static llvm::Error error(const llvm::Twine &message) {
+  return llvm::createStringError(message.str());
+}
+
+static DType dtypeOf(Type type) {
+  Type e = getElementTypeOrSelf(type);
+  if (e.isF16())
+    return DType::F16;
+  if (e.isBF16())
+    return DType::BF16;
+  if (e.isF64())
+    return DType::F64;
+  return DType::F32;
+}
+
+static NormSpec specOf(NormalizeOp op) {
+  NormSpec spec;
+  switch (op.getMode()) {
+  case NormMode::standard:
+    spec.mode = StatMode::Standard;
+    break;
+  case NormMode::rms:
+    spec.mode = StatMode::RMS;
+    break;
+  case NormMode::l2:
+    spec.mode = StatMode::L2;
+    break;
+  }
+  spec.axes.assign(op.getAxes().begin(), op.getAxes().end());
+  llvm::sort(spec.axes);
+  spec.epsilon = op.getEpsilon().convertToDouble();
+  if (std::optional<ArrayRef<int64_t>> dims = op.getAffineDims())
+    spec.affineDims.assign(dims->begin(), dims->end());
+  spec.hasScale = static_cast<bool>(op.getScale());
+  spec.hasBias = static_cast<bool>(op.getBias());
+  if (op.getGroups()) {
+    spec.groups = *op.getGroups();
+    spec.groupDim = *op.getGroupDim();
+  }
+  spec.givenStats = !op.hasComputedStatistics();
+  spec.savedStats = !op.getSaved().empty();
+  spec.savedVariance = op.getSavedVariance();
+  spec.training = op.isTraining();
+  if (spec.training) {
+    spec.momentum = op.getMomentum()->convertToDouble();
+    spec.unbiased = op.getUnbiased();
+  }
+  spec.inType = dtypeOf(op.getInput().getType());
+  spec.outType = dtypeOf(op.getOutput().getType());
+  spec.accType = dtypeOf(op.getAccumulationType());
+  return spec;
+}
+
+/// Maps each function argument to the operand it feeds.
+static llvm::Error assignRoles(func::FuncOp func,
+                               ArrayRef<std::pair<Value, OperandRole>> operands,
+                               EntryAnalysis &analysis) {
+  for (BlockArgument arg : func.getArguments()) {
+    std::optional<OperandRole> role;
+    for (auto [value, r] : operands)
+      if (value == arg)
+        role = r;
+    if (!role)
+      return error("argument #" + llvm::Twine(arg.getArgNumber()) +
+                   " is not an operand of the normalization the harness "
+                   "checks");
+    analysis.argRoles.push_back(*role);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<EntryAnalysis> mlir::norm::analyzeEntry(func::FuncOp func) {
+  SmallVector<NormalizeOp> ops;
+  func.walk([&](NormalizeOp op) { ops.push_back(op); });
+  EntryAnalysis analysis;
+  auto returnOp = cast<func::ReturnOp>(func.getBody().back().getTerminator());
+
+  if (ops.size() == 2) {
+    // Cosine normalization: l2 over dim 1 of both operands, then x̂ · ŵᵀ.
+    if (returnOp.getNumOperands() != 1)
+      return error("a cosine normalization returns one matmul");
+    auto matmul = returnOp.getOperand(0).getDefiningOp<linalg::MatmulOp>();
+    if (!matmul || matmul.getInputs().size() != 2)
+      return error("two normalizations are checked only as a cosine "
+                   "normalization (two l2 normalizations and a matmul)");
+    auto xn = matmul.getInputs()[0].getDefiningOp<NormalizeOp>();
+    auto wn = matmul.getInputs()[1].getDefiningOp<NormalizeOp>();
+    SmallVector<AffineMap> maps = matmul.getIndexingMapsArray();
+    MLIRContext *ctx = func.getContext();
+    AffineExpr m, n, k;
+    bindDims(ctx, m, n, k);
+    bool transposeB = maps.size() == 3 &&
+                      maps[1] == AffineMap::get(3, 0, {n, k}, ctx) &&
+                      maps[0] == AffineMap::get(3, 0, {m, k}, ctx);
+    for (NormalizeOp op : {xn, wn})
+      if (!op || op.getMode() != NormMode::l2 || op.getRank() != 2 ||
+          op.getAxes().size() != 1 || op.getAxes()[0] != 1 || op.getScale() ||
+          op.getBias() || !op.getSaved().empty())
+        return error("a cosine normalization normalizes both operands with "
+                     "l2 over dim 1, without affine or saved statistics");
+    if (!transposeB)
+      return error("a cosine normalization multiplies by the transposed "
+                   "second operand");
+    if (xn.getEpsilon() != wn.getEpsilon())
+      return error("a cosine normalization uses one epsilon for both sides");
+    analysis.isCosine = true;
+    analysis.spec = specOf(xn);
+    analysis.spec.outType = dtypeOf(matmul->getResult(0).getType());
+    if (llvm::Error e = assignRoles(
+            func,
+            {{xn.getInput(), OperandRole::CosineX},
+             {wn.getInput(), OperandRole::CosineW}},
+            analysis))
+      return std::move(e);
+    analysis.resultIndex = {0};
+    analysis.opResultDTypes = {analysis.spec.outType};
+    return analysis;
+  }
+  if (ops.size() != 1)
+    return error("the harness checks functions holding one norm.normalize "
+                 "(or a cosine normalization); @" + func.getSymName() +
+                 " holds " + llvm::Twine(ops.size()));
+  NormalizeOp op = ops.front();
+  if (!op.hasPureTensorSemantics())
+    return error("the harness checks the tensor form");
+  for (Value init : op.getDpsInits()) {
+    if (init == op.getRunningMean() || init == op.getRunningVar())
+      continue;
+    if (!init.getDefiningOp<tensor::EmptyOp>())
+      return error("the output and saved inits must be tensor.empty");
+  }
+  analysis.spec = specOf(op);
+  SmallVector<std::pair<Value, OperandRole>> operands = {
+      {op.getInput(), OperandRole::Input}};
+  if (op.getScale())
+    operands.push_back({op.getScale(), OperandRole::Scale});
+  if (op.getBias())
+    operands.push_back({op.getBias(), OperandRole::Bias});
+  if (op.getMean()) {
+    operands.push_back({op.getMean(), OperandRole::Mean});
+    operands.push_back({op.getVariance(), OperandRole::Variance});
+  }
+  if (op.isTraining()) {
+    operands.push_back({op.getRunningMean(), OperandRole::RunningMean});
+    operands.push_back({op.getRunningVar(), OperandRole::RunningVar});
+  }
+  if (!isa<BlockArgument>(op.getInput()))
+    return error("the normalized input must be a function argument");
+  if (llvm::Error e = assignRoles(func, operands, analysis))
+    return std::move(e);
+  for (Value v : returnOp.getOperands()) {
+    auto result = dyn_cast<OpResult>(v);
+    if (!result || result.getOwner() != op.getOperation())
+      return error("every function result must be a result of the "
+                   "normalization");
+    analysis.resultIndex.push_back(result.getResultNumber());
+  }
+  for (Type t : op->getResultTypes())
+    analysis.opResultDTypes.push_back(dtypeOf(t));
+  return analysis;
+}
+
+//===----------------------------------------------------------------------===//
+// Shapes
+//===----------------------------------------------------------------------===//
+
+static int64_t argIndexOf(const EntryAnalysis &analysis, OperandRole role) {
+  for (auto [i, r] : llvm::enumerate(analysis.argRoles))
+    if (r == role)
+      return i;
+  return -1;
+}
+
+llvm::Expected<std::vector<std::vector<int64_t>>>
+mlir::norm::inferResultShapes(const EntryAnalysis &analysis,
+                              const Kernel &kernel,
+                              const std::vector<std::vector<int64_t>> &argShapes) {
+  std::vector<std::vector<int64_t>> shapes;
+  if (analysis.isCosine) {
+    const auto &x = argShapes[argIndexOf(analysis, OperandRole::CosineX)];
+    const auto &w = argShapes[argIndexOf(analysis, OperandRole::CosineW)];
+    shapes.push_back({x[0], w[0]});
+    return shapes;
+  }
+  const auto &x = argShapes[argIndexOf(analysis, OperandRole::Input)];
+  std::vector<int64_t> stats = statisticsShape(analysis.spec, x);
+  for (unsigned index : analysis.resultIndex)
+    shapes.push_back(index == 0 ? x : stats);
+  return shapes;
+}
+
+//===----------------------------------------------------------------------===//
+// --input / --output
+//===----------------------------------------------------------------------===//
+
+llvm::Error mlir::norm::runFiles(Kernel &kernel,
+                                 const std::optional<EntryAnalysis> &analysis,
+                                 const std::vector<std::string> &inputs,
+                                 const std::vector<std::string> &outputs) {
+  const auto &argSigs = kernel.arguments();
+  const auto &resultSigs = kernel.results();
+  if (inputs.size() != argSigs.size())
+    return error("the entry takes " + llvm::Twine(argSigs.size()) +
+                 " arguments, got " + llvm::Twine(inputs.size()) +
+                 " --input files");
+  if (outputs.size() != resultSigs.size())
+    return error("the entry returns " + llvm::Twine(resultSigs.size()) +
+                 " results, got " + llvm::Twine(outputs.size()) +
+                 " --output files");
+  std::vector<HostArray> args;
+  std::vector<std::vector<int64_t>> argShapes;
+  for (auto [i, path] : llvm::enumerate(inputs)) {
+    llvm::Expected<HostArray> array =
+        readNpy(path, /*bf16FromU2=*/argSigs[i].dtype == DType::BF16);
+    if (!array)
+      return array.takeError();
+    const TensorSignature &sig = argSigs[i];
+    if (array->dtype != sig.dtype)
+      return error(path + ": holds " + dtypeName(array->dtype) +
+                   ", argument #" + llvm::Twine(i) + " is " +
+                   dtypeName(sig.dtype) +
+                   (sig.dtype == DType::BF16 ? " (as uint16 bits)" : ""));
+    if (array->shape.size() != sig.shape.size())
+      return error(path + ": has rank " + llvm::Twine(array->shape.size()) +
+                   ", argument #" + llvm::Twine(i) + " has rank " +
+                   llvm::Twine(sig.shape.size()));
+    for (size_t d = 0; d < sig.shape.size(); ++d)
+      if (!ShapedType::isDynamic(sig.shape[d]) &&
+          sig.shape[d] != array->shape[d])
+        return error(path + ": has extent " + llvm::Twine(array->shape[d]) +
+                     " in dim " + llvm::Twine(d) + ", argument #" +
+                     llvm::Twine(i) + " needs " + llvm::Twine(sig.shape[d]));
+    argShapes.push_back(array->shape);
+    args.push_back(std::move(*array));
+  }
+  // Dynamic extents shared between arguments must agree, or the kernel
+  // would read out of bounds.
+  std::vector<std::vector<int64_t>> resultShapes;
+  if (analysis) {
+    if (!analysis->isCosine) {
+      int64_t xi = argIndexOf(*analysis, OperandRole::Input);
+      const auto &x = argShapes[xi];
+      std::vector<int64_t> stats = statisticsShape(analysis->spec, x);
+      for (auto [i, role] : llvm::enumerate(analysis->argRoles)) {
+        std::vector<int64_t> want;
+        if (role == OperandRole::Scale || role == OperandRole::Bias)
+          for (int64_t d : analysis->spec.affineDims)
+            want.push_back(x[d]);
+        else if (role != OperandRole::Input)
+          want = stats;
+        else
+          continue;
+        if (argShapes[i] != want)
+          return error(inputs[i] + ": shape does not match the input's " +
+                       "(the normalization needs the shape implied by "
+                       "argument #" +
+                       llvm::Twine(xi) + ")");
+      }
+    } else {
+      const auto &x = argShapes[argIndexOf(*analysis, OperandRole::CosineX)];
+      const auto &w = argShapes[argIndexOf(*analysis, OperandRole::CosineW)];
+      if (x[1] != w[1])
+        return error("the two cosine operands differ in their feature dim");
+    }
+    auto shapes = inferResultShapes(*analysis, kernel, argShapes);
+    if (!shapes)
+      return shapes.takeError();
+    resultShapes = std::move(*shapes);
+  } else {
+    for (auto [i, sig] : llvm::enumerate(resultSigs)) {
+      if (llvm::any_of(sig.shape, ShapedType::isDynamic))
+        return error("cannot infer the shape of result #" + llvm::Twine(i) +
+                     ": the entry is not one the harness understands");
+      resultShapes.push_back(sig.shape);
+    }
+  }
+  std::vector<HostArray> results;
+  for (auto [i, sig] : llvm::enumerate(resultSigs))
+    results.emplace_back(sig.dtype, resultShapes[i]);
+  std::vector<const HostArray *> argPtrs;
+  for (HostArray &a : args)
+    argPtrs.push_back(&a);
+  std::vector<HostArray *> resultPtrs;
+  for (HostArray &r : results)
+    resultPtrs.push_back(&r);
+  if (llvm::Error e = kernel.call(argPtrs, resultPtrs))
+    return e;
+  for (auto [i, path] : llvm::enumerate(outputs))
+    if (llvm::Error e = writeNpy(path, results[i]))
+      return e;
+  return llvm::Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// --check
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// One line of the report.
+struct Row {
+  std::string shape, caseName, output, status, note;
+  double maxRatio = 0;
+  int64_t nanInfMismatches = 0;
+  double rmseRatio = 0;
+};
+
+std::string formatShape(const std::vector<int64_t> &shape) {
+  std::string s;
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? "x" : "") + std::to_string(d);
+  return s;
+}
+
+/// The arguments of one call, in function order.
+std::vector<const HostArray *> arrangeArguments(const EntryAnalysis &analysis,
+                                                const NormInputs &inputs,
+                                                const HostArray *w) {
+  std::vector<const HostArray *> args;
+  for (OperandRole role : analysis.argRoles) {
+    switch (role) {
+    case OperandRole::Input:
+    case OperandRole::CosineX:
+      args.push_back(&inputs.x);
+      break;
+    case OperandRole::CosineW:
+      args.push_back(w);
+      break;
+    case OperandRole::Scale:
+      args.push_back(&*inputs.scale);
+      break;
+    case OperandRole::Bias:
+      args.push_back(&*inputs.bias);
+      break;
+    case OperandRole::Mean:
+      args.push_back(&*inputs.mean);
+      break;
+    case OperandRole::Variance:
+      args.push_back(&*inputs.variance);
+      break;
+    case OperandRole::RunningMean:
+      args.push_back(&*inputs.runningMean);
+      break;
+    case OperandRole::RunningVar:
+      args.push_back(&*inputs.runningVar);
+      break;
+    }
+  }
+  return args;
+}
+
+OperandDTypes operandDTypes(const EntryAnalysis &analysis,
+                            const Kernel &kernel) {
+  OperandDTypes dtypes;
+  for (auto [i, role] : llvm::enumerate(analysis.argRoles)) {
+    DType d = kernel.arguments()[i].dtype;
+    switch (role) {
+    case OperandRole::Scale:
+      dtypes.scale = d;
+      break;
+    case OperandRole::Bias:
+      dtypes.bias = d;
+      break;
+    case OperandRole::Mean:
+      dtypes.mean = d;
+      break;
+    case OperandRole::Variance:
+      dtypes.variance = d;
+      break;
+    case OperandRole::RunningMean:
+      dtypes.runningMean = d;
+      break;
+    case OperandRole::RunningVar:
+      dtypes.runningVar = d;
+      break;
+    default:
+      break;
+    }
+  }
+  return dtypes;
+}
+
+/// Sizes for the dynamic dims of the input, one shape per line of the
+/// sweep: a base shape, then each dynamic dim varied through small, odd and
+/// large extents (tails), and a long reduction of 2^22 elements.
+std::vector<std::vector<int64_t>> defaultShapes(const NormSpec &spec,
+                                                const TensorSignature &x) {
+  auto isReduced = [&](size_t d) {
+    return llvm::is_contained(spec.axes, static_cast<int64_t>(d));
+  };
+  auto fit = [&](size_t d, int64_t size) {
+    // The group dim must hold a whole number of groups.
+    if (spec.groups && static_cast<int64_t>(d) == spec.groupDim)
+      return spec.groups * std::max<int64_t>(1, size / spec.groups);
+    return size;
+  };
+  std::vector<int64_t> base;
+  for (size_t d = 0; d < x.shape.size(); ++d)
+    base.push_back(ShapedType::isDynamic(x.shape[d])
+                       ? fit(d, isReduced(d) ? 301 : 7)
+                       : x.shape[d]);
+  std::vector<std::vector<int64_t>> shapes = {base};
+  for (size_t d = 0; d < x.shape.size(); ++d) {
+    if (!ShapedType::isDynamic(x.shape[d]))
+      continue;
+    std::vector<int64_t> sizes =
+        isReduced(d) ? std::vector<int64_t>{1, 2, 33, 1025, 4097}
+                     : std::vector<int64_t>{1, 2, 23};
+    for (int64_t size : sizes) {
+      std::vector<int64_t> s = base;
+      s[d] = fit(d, size);
+      if (std::find(shapes.begin(), shapes.end(), s) == shapes.end())
+        shapes.push_back(s);
+    }
+  }
+  // One long reduction: a dynamic reduced dim stretched so that a slice
+  // holds 2^22 elements, the other dynamic dims at 1.
+  for (size_t d = 0; d < x.shape.size(); ++d) {
+    if (!ShapedType::isDynamic(x.shape[d]) || !isReduced(d) ||
+        (spec.groups && static_cast<int64_t>(d) == spec.groupDim))
+      continue;
+    int64_t others = 1;
+    std::vector<int64_t> s = base;
+    for (size_t e = 0; e < s.size(); ++e)
+      if (e != d && ShapedType::isDynamic(x.shape[e]))
+        s[e] = fit(e, 1);
+    for (size_t e = 0; e < s.size(); ++e)
+      if (e != d && isReduced(e))
+        others *= s[e];
+    int64_t length = std::max<int64_t>(1, (int64_t(1) << 22) / others);
+    s[d] = length;
+    int64_t total = 1;
+    for (int64_t v : s)
+      total *= v;
+    if (total <= (int64_t(1) << 23))
+      shapes.push_back(s);
+    break;
+  }
+  return shapes;
+}
+
+HostArray sliceDim0(const HostArray &array, int64_t count) {
+  std::vector<int64_t> shape = array.shape;
+  shape[0] = count;
+  HostArray slice(array.dtype, shape);
+  std::memcpy(slice.data(), array.data(), slice.bytes.size());
+  return slice;
+}
+
+class Checker {
+public:
+  Checker(Kernel &kernel, const EntryAnalysis &analysis,
+          const CheckOptions &options, llvm::raw_ostream &os)
+      : kernel(kernel), analysis(analysis), options(options), os(os) {}
+
+  int run();
+
+private:
+  /// Runs the kernel; results in function-result order.
+  llvm::Expected<std::vector<HostArray>> call(const NormInputs &inputs,
+                                              const HostArray *w);
+  void checkCase(const std::vector<int64_t> &shape, const TestCase &test,
+                 const HostArray *w, bool properties);
+  void checkCosine(const std::vector<int64_t> &xShape);
+  void addRow(Row row) {
+    if (row.status == "FAIL")
+      ++failures;
+    rows.push_back(std::move(row));
+  }
+  void print();
+  void writeJson();
+
+  Kernel &kernel;
+  const EntryAnalysis &analysis;
+  const CheckOptions &options;
+  llvm::raw_ostream &os;
+  std::vector<Row> rows;
+  int failures = 0;
+  double microsPerCall = -1;
+  std::string timedShape;
+};
+
+llvm::Expected<std::vector<HostArray>> Checker::call(const NormInputs &inputs,
+                                                     const HostArray *w) {
+  std::vector<const HostArray *> args = arrangeArguments(analysis, inputs, w);
+  std::vector<std::vector<int64_t>> argShapes;
+  for (const HostArray *a : args)
+    argShapes.push_back(a->shape);
+  auto shapes = inferResultShapes(analysis, kernel, argShapes);
+  if (!shapes)
+    return shapes.takeError();
+  std::vector<HostArray> results;
+  for (auto [i, sig] : llvm::enumerate(kernel.results()))
+    results.emplace_back(sig.dtype, (*shapes)[i]);
+  // Poison the outputs so that an element the kernel never writes shows.
+  for (HostArray &r : results)
+    std::memset(r.data(), 0xFF, r.bytes.size());
+  std::vector<HostArray *> ptrs;
+  for (HostArray &r : results)
+    ptrs.push_back(&r);
+  if (llvm::Error e = kernel.call(args, ptrs))
+    return std::move(e);
+  return results;
+}
+
+void Checker::checkCase(const std::vector<int64_t> &shape,
+                        const TestCase &test, const HostArray *w,
+                        bool properties) {
+  std::string shapeStr = formatShape(shape);
+  auto results = call(test.inputs, w);
+  if (!results) {
+    addRow({shapeStr, test.name, "-", "FAIL",
+            llvm::toString(results.takeError())});
+    return;
+  }
+  std::vector<RefOutput> refs =
+      computeReference(analysis.spec, test.inputs, analysis.opResultDTypes);
+  const RefOutput *yRef = nullptr;
+  for (auto [i, index] : llvm::enumerate(analysis.resultIndex)) {
+    const RefOutput &ref = refs[index];
+    if (index == 0)
+      yRef = &ref;
+    Comparison c = compareOutput(ref, (*results)[i]);
+    Row row{shapeStr, test.name, ref.name, c.pass ? "pass" : "FAIL", ""};
+    row.maxRatio = c.maxRatio;
+    row.nanInfMismatches = c.nanInfMismatches;
+    row.rmseRatio = c.rmseBase > 0 ? c.rmseGot / c.rmseBase : 0;
+    if (!c.pass && c.worstIndex >= 0)
+      row.note = "worst at " + std::to_string(c.worstIndex) + ": got " +
+                 std::to_string(c.worstGot) + " ref " +
+                 std::to_string(c.worstRef);
+    if (c.pass && test.degenerate) {
+      row.status = "degenerate";
+    } else if (c.pass && index == 0 && c.zeroFraction > 0.3 &&
+               !test.zerosExpected) {
+      // A5: mostly-zero references prove little.
+      row.status = "mistrusted";
+      row.note = std::to_string(c.zeroFraction) + " of the reference is 0";
+    }
+    addRow(row);
+  }
+  if (!properties)
+    return;
+
+  // A3: bitwise determinism.
+  {
+    auto again = call(test.inputs, w);
+    bool same = static_cast<bool>(again);
+    if (same)
+      for (size_t i = 0; i < results->size(); ++i)
+        same &= (*again)[i].bytes == (*results)[i].bytes;
+    else
+      llvm::consumeError(again.takeError());
+    addRow({shapeStr, test.name, "determinism", same ? "pass" : "FAIL",
+            same ? "" : "two runs differ"});
+  }
+
+  if (analysis.isCosine)
+    return;
+  const NormSpec &spec = analysis.spec;
+
+  // Data-scale invariance: y(4x) ≈ y(x) when the statistics come from x.
+  if (!spec.givenStats && yRef) {
+    NormInputs scaled = test.inputs;
+    bool finite = true;
+    for (int64_t i = 0, e = scaled.x.numElements(); i < e; ++i) {
+      double v = 4.0 * scaled.x.get(i);
+      finite &= std::isfinite(v) || !std::isfinite(scaled.x.get(i));
+      scaled.x.set(i, v);
+    }
+    if (finite) {
+      auto scaledResults = call(scaled, w);
+      std::vector<RefOutput> scaledRefs =
+          computeReference(spec, scaled, analysis.opResultDTypes);
+      double worst = 0;
+      bool ok = static_cast<bool>(scaledResults);
+      if (ok) {
+        const HostArray &y0 = (*results)[0], &y1 = (*scaledResults)[0];
+        for (int64_t i = 0, e = y0.numElements(); i < e; ++i) {
+          double a = y0.get(i), b = y1.get(i);
+          if (std::isnan(a) || std::isnan(b)) {
+            ok &= std::isnan(a) == std::isnan(b);
+            continue;
+          }
+          double tol = yRef->tol[i] + scaledRefs[0].tol[i] +
+                       std::fabs(scaledRefs[0].ref[i] - yRef->ref[i]);
+          double ratio = tol > 0 ? std::fabs(a - b) / tol
+                                 : (a == b ? 0 : INFINITY);
+          worst = std::max(worst, ratio);
+        }
+      } else {
+        llvm::consumeError(scaledResults.takeError());
+      }
+      ok &= worst <= 1;
+      Row row{shapeStr, test.name, "scale-invariance", ok ? "pass" : "FAIL",
+              "y(4x) vs y(x)"};
+      row.maxRatio = worst;
+      addRow(row);
+    }
+  }
+
+  // A4: batch invariance over a dynamic, parallel dim 0.
+  const TensorSignature &xSig =
+      kernel.arguments()[argIndexOf(analysis, OperandRole::Input)];
+  bool dim0Parallel = !llvm::is_contained(spec.axes, 0) &&
+                      !(spec.groups && spec.groupDim == 0);
+  if (ShapedType::isDynamic(xSig.shape[0]) && dim0Parallel && shape[0] > 1) {
+    NormInputs first = test.inputs;
+    first.x = sliceDim0(test.inputs.x, 1);
+    // Operands indexed by dim 0 are sliced with it.
+    auto affineIndex = std::find(spec.affineDims.begin(),
+                                 spec.affineDims.end(), 0);
+    if (affineIndex == spec.affineDims.begin()) {
+      if (first.scale)
+        first.scale = sliceDim0(*first.scale, 1);
+      if (first.bias)
+        first.bias = sliceDim0(*first.bias, 1);
+    }
+    for (std::optional<HostArray> *stat :
+         {&first.mean, &first.variance, &first.runningMean,
+          &first.runningVar})
+      if (*stat)
+        **stat = sliceDim0(**stat, 1);
+    bool ok = affineIndex == spec.affineDims.end() ||
+              affineIndex == spec.affineDims.begin();
+    if (ok) {
+      auto sub = call(first, w);
+      ok = static_cast<bool>(sub);
+      if (ok) {
+        for (size_t i = 0; i < sub->size(); ++i) {
+          const HostArray &part = (*sub)[i];
+          ok &= std::memcmp(part.data(), (*results)[i].data(),
+                            part.bytes.size()) == 0;
+        }
+      } else {
+        llvm::consumeError(sub.takeError());
+      }
+      addRow({shapeStr, test.name, "batch-invariance", ok ? "pass" : "FAIL",
+              "row 0 of the batch vs the batch of row 0, bitwise"});
+    }
+  }
+
+  // Time per call on the first shape.
+  if (microsPerCall < 0) {
+    std::vector<double> times;
+    auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+    do {
+      auto start = std::chrono::steady_clock::now();
+      auto r = call(test.inputs, w);
+      if (!r) {
+        llvm::consumeError(r.takeError());
+        break;
+      }
+      times.push_back(std::chrono::duration<double, std::micro>(
+                          std::chrono::steady_clock::now() - start)
+                          .count());
+    } while (times.size() < 5 || (std::chrono::steady_clock::now() < deadline &&
+                                  times.size() < 1000));
+    if (!times.empty()) {
+      std::sort(times.begin(), times.end());
+      microsPerCall = times[times.size() / 2];
+      timedShape = shapeStr;
+    }
+  }
+}
+
+/// Cosine normalization: the fp64 reference of x̂ · ŵᵀ with each norm
+/// clamped by ε separately, and a bound covering the two normalizations and
+/// the f32 dot product.
+void Checker::checkCosine(const std::vector<int64_t> &xShape) {
+  const TensorSignature &wSig =
+      kernel.arguments()[argIndexOf(analysis, OperandRole::CosineW)];
+  std::vector<int64_t> wShape = wSig.shape;
+  if (ShapedType::isDynamic(wShape[0]))
+    wShape[0] = 5;
+  wShape[1] = xShape[1];
+  NormSpec side = analysis.spec;
+  side.outType = side.accType;
+  TestCase xCase = makeRandomCase(side, xShape, OperandDTypes(), options.seed);
+  TestCase wCase =
+      makeRandomCase(side, wShape, OperandDTypes(), options.seed + 1);
+  // Zero rows: the clamp must give 0, not NaN.
+  for (int64_t k = 0; k < wShape[1]; ++k)
+    wCase.inputs.x.set(k, 0.0);
+  HostArray w = wCase.inputs.x;
+  std::vector<std::pair<std::string, HostArray>> xs = {
+      {"random", xCase.inputs.x}};
+  HostArray xNan = xCase.inputs.x;
+  if (xShape[0] > 1)
+    xNan.set(xShape[1], NAN);
+  xs.push_back({"nan_row", xNan});
+  std::string shapeStr = formatShape(xShape) + "," + formatShape(wShape);
+  for (auto &[name, x] : xs) {
+    NormInputs inputs;
+    inputs.x = x;
+    auto results = call(inputs, &w);
+    if (!results) {
+      addRow({shapeStr, name, "-", "FAIL",
+              llvm::toString(results.takeError())});
+      continue;
+    }
+    int64_t m = xShape[0], n = wShape[0], k = xShape[1];
+    auto normalize = [&](const HostArray &a, int64_t rows) {
+      std::vector<double> out(rows * k);
+      for (int64_t r = 0; r < rows; ++r) {
+        double ss = 0;
+        for (int64_t j = 0; j < k; ++j)
+          ss += a.get(r * k + j) * a.get(r * k + j);
+        double norm = std::sqrt(ss);
+        double inv = norm == 0 ? 0 : 1 / std::max(norm, side.epsilon);
+        for (int64_t j = 0; j < k; ++j)
+          out[r * k + j] = a.get(r * k + j) * inv;
+      }
+      return out;
+    };
+    std::vector<double> xh = normalize(x, m), wh = normalize(w, n);
+    double kn = 2 * std::ceil(std::log2(std::max<int64_t>(k, 2))) + 16;
+    double u = side.accType == DType::F64 ? 0x1p-53 : 0x1p-24;
+    DType outType = analysis.spec.outType;
+    double worst = 0;
+    int64_t mismatches = 0;
+    const HostArray &got = (*results)[0];
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        double dot = 0, mag = 0;
+        for (int64_t l = 0; l < k; ++l) {
+          dot += xh[i * k + l] * wh[j * k + l];
+          mag += std::fabs(xh[i * k + l] * wh[j * k + l]);
+        }
+        double ref = roundTo(outType, dot);
+        double g = got.get(i * n + j);
+        if (std::isnan(ref) || std::isnan(g)) {
+          mismatches += std::isnan(ref) != std::isnan(g);
+          continue;
+        }
+        double tol = (2 * kn + double(k)) * u * mag +
+                     2 * dtypeEpsilon(outType) * std::fabs(ref) +
+                     2 * dtypeMinSubnormal(outType);
+        worst = std::max(worst, std::fabs(g - ref) / tol);
+      }
+    }
+    bool ok = worst <= 1 && mismatches == 0;
+    Row row{shapeStr, name, "cos", ok ? "pass" : "FAIL", ""};
+    row.maxRatio = worst;
+    row.nanInfMismatches = mismatches;
+    addRow(row);
+    if (name == "random") {
+      auto again = call(inputs, &w);
+      bool same = again && (*again)[0].bytes == got.bytes;
+      if (!again)
+        llvm::consumeError(again.takeError());
+      addRow({shapeStr, name, "determinism", same ? "pass" : "FAIL", ""});
+    }
+  }
+}
+
+int Checker::run() {
+  const NormSpec &spec = analysis.spec;
+  int64_t xIndex = argIndexOf(analysis, analysis.isCosine
+                                            ? OperandRole::CosineX
+                                            : OperandRole::Input);
+  const TensorSignature &xSig = kernel.arguments()[xIndex];
+  std::vector<std::vector<int64_t>> shapes = options.shapes;
+  if (shapes.empty())
+    shapes = defaultShapes(spec, xSig);
+  for (const auto &shape : shapes) {
+    bool fits = shape.size() == xSig.shape.size();
+    for (size_t d = 0; fits && d < shape.size(); ++d)
+      fits = ShapedType::isDynamic(xSig.shape[d]) || xSig.shape[d] == shape[d];
+    if (!fits) {
+      addRow({formatShape(shape), "-", "-", "FAIL",
+              "shape does not fit the input type"});
+      continue;
+    }
+    if (analysis.isCosine) {
+      checkCosine(shape);
+      continue;
+    }
+    OperandDTypes dtypes = operandDTypes(analysis, kernel);
+    uint64_t seed = options.seed;
+    TestCase random = makeRandomCase(spec, shape, dtypes, seed);
+    checkCase(shape, random, nullptr, /*properties=*/true);
+    int64_t elements = random.inputs.x.numElements();
+    for (const TestCase &test :
+         makeAdversarialCases(spec, shape, dtypes, seed)) {
+      // Long rows get the offset cases only: the rest repeat short shapes.
+      if (elements > (int64_t(1) << 20) &&
+          test.name.find("offset") == std::string::npos)
+        continue;
+      checkCase(shape, test, nullptr, /*properties=*/false);
+    }
+  }
+  print();
+  if (!options.jsonPath.empty())
+    writeJson();
+  return failures ? 1 : 0;
+}
+
+void Checker::print() {
+  os << llvm::format("%-16s %-22s %-17s %11s %8s %9s  %s\n", "shape", "case",
+                     "output", "err/tol", "nan/inf", "rmse/base", "status");
+  for (const Row &r : rows) {
+    os << llvm::format("%-16s %-22s %-17s %11.3g %8lld %9.3g  %s",
+                       r.shape.c_str(), r.caseName.c_str(), r.output.c_str(),
+                       r.maxRatio, static_cast<long long>(r.nanInfMismatches),
+                       r.rmseRatio, r.status.c_str());
+    if (!r.note.empty() && r.status != "pass")
+      os << "  (" << r.note << ")";
+    os << "\n";
+  }
+  double worst = 0;
+  for (const Row &r : rows)
+    if (r.status == "pass" && r.output != "determinism" &&
+        r.output != "batch-invariance")
+      worst = std::max(worst, r.maxRatio);
+  os << "compile: " << llvm::format("%.1f", kernel.compileSeconds() * 1e3)
+     << " ms\n";
+  if (microsPerCall >= 0)
+    os << "time per call: " << llvm::format("%.2f", microsPerCall) << " us ("
+       << timedShape << ")\n";
+  os << "max err/tol over passing checks: " << llvm::format("%.3g", worst)
+     << "\n";
+  os << "check: " << (rows.size() - failures) << " passed, " << failures
+     << " failed\n";
+}
+
+void Checker::writeJson() {
+  llvm::json::Array array;
+  for (const Row &r : rows)
+    array.push_back(llvm::json::Object{{"shape", r.shape},
+                                       {"case", r.caseName},
+                                       {"output", r.output},
+                                       {"max_err_over_tol", r.maxRatio},
+                                       {"nan_inf_mismatches",
+                                        r.nanInfMismatches},
+                                       {"rmse_over_baseline", r.rmseRatio},
+                                       {"status", r.status},
+                                       {"note", r.note}});
+  llvm::json::Object report{{"checks", std::move(array)},
+                            {"failures", failures},
+                            {"compile_ms", kernel.compileSeconds() * 1e3},
+                            {"us_per_call", microsPerCall}};
+  std::error_code ec;
+  llvm::raw_fd_ostream file(options.jsonPath, ec);
+  if (ec) {
+    os << "norm-runner: error: cannot write " << options.jsonPath << ": "
+       << ec.message() << "\n";
+    ++failures;
+    return;
+  }
+  file << llvm::formatv("{0:2}", llvm::json::Value(std::move(report)))
+       << "\n";
+}
+
+} // namespace
+
+int mlir::norm::runCheck(Kernel &kernel, const EntryAnalysis &analysis,
+                         const CheckOptions &options, llvm::raw_ostream &os) {
+  return Checker(kernel, analysis, options, os).run();
+}

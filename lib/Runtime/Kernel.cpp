@@ -1,0 +1,206 @@
+//===- Kernel.cpp - JIT-compiled norm kernels -----------------------------===//
+//
+// Part of the norm-mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "norm/Runtime/Kernel.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <chrono>
+#include <cstdlib>
+
+using namespace mlir;
+using namespace mlir::norm;
+
+llvm::Expected<TensorSignature> mlir::norm::getTensorSignature(Type type) {
+  auto shaped = dyn_cast<RankedTensorType>(type);
+  if (!shaped)
+    return llvm::createStringError("only ranked tensors are supported at "
+                                   "function boundaries");
+  TensorSignature sig;
+  Type e = shaped.getElementType();
+  if (e.isF16())
+    sig.dtype = DType::F16;
+  else if (e.isBF16())
+    sig.dtype = DType::BF16;
+  else if (e.isF32())
+    sig.dtype = DType::F32;
+  else if (e.isF64())
+    sig.dtype = DType::F64;
+  else
+    return llvm::createStringError("unsupported element type in a function "
+                                   "signature (f16, bf16, f32, f64 only)");
+  sig.shape.assign(shaped.getShape().begin(), shaped.getShape().end());
+  return sig;
+}
+
+Kernel::~Kernel() = default;
+
+static std::string diagnosticsOf(llvm::StringRef what) {
+  return what.str();
+}
+
+llvm::Expected<std::unique_ptr<Kernel>>
+Kernel::compile(ModuleOp module, llvm::StringRef entry,
+                const KernelOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  std::unique_ptr<Kernel> kernel(new Kernel());
+
+  auto func = module.lookupSymbol<func::FuncOp>(entry);
+  if (!func)
+    return llvm::createStringError(
+        diagnosticsOf("no function @" + entry.str() + " in the spec"));
+  for (Type t : func.getArgumentTypes()) {
+    llvm::Expected<TensorSignature> sig = getTensorSignature(t);
+    if (!sig)
+      return sig.takeError();
+    kernel->args.push_back(*sig);
+  }
+  for (Type t : func.getResultTypes()) {
+    llvm::Expected<TensorSignature> sig = getTensorSignature(t);
+    if (!sig)
+      return sig.takeError();
+    kernel->outs.push_back(*sig);
+  }
+
+  // Lower a copy holding only the entry function.
+  OwningOpRef<ModuleOp> lowered = module.clone();
+  for (auto f : llvm::make_early_inc_range(lowered->getOps<func::FuncOp>()))
+    if (f.getSymName() != entry)
+      f.erase();
+  MLIRContext *ctx = module.getContext();
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
+  ctx->appendDialectRegistry(registry);
+
+  PassManager pm(ctx);
+  CPUPipelineOptions pipelineOptions;
+  pipelineOptions.openmp = options.openmp;
+  pipelineOptions.plantBug = options.plantBug;
+  buildLowerToCPUPipeline(pm, pipelineOptions);
+  if (failed(pm.run(*lowered)))
+    return llvm::createStringError(
+        diagnosticsOf("lowering @" + entry.str() + " failed"));
+
+  static bool targetsInitialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)targetsInitialized;
+  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!tmBuilder)
+    return tmBuilder.takeError();
+  tmBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto tm = tmBuilder->createTargetMachine();
+  if (!tm)
+    return tm.takeError();
+
+  auto transformer = makeOptimizingTransformer(3, 0, tm->get());
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  SmallVector<StringRef> libs;
+  if (options.openmp)
+    libs.push_back(NORM_OPENMP_LIBRARY);
+  engineOptions.sharedLibPaths = libs;
+  auto engine =
+      ExecutionEngine::create(*lowered, engineOptions, std::move(*tm));
+  if (!engine)
+    return engine.takeError();
+  kernel->engine = std::move(*engine);
+  kernel->symbol = ("_mlir_ciface_" + entry).str();
+  if (llvm::Error e = kernel->engine->lookupPacked(kernel->symbol).takeError())
+    return e;
+  kernel->compileTime = std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - start)
+                            .count();
+  return kernel;
+}
+
+namespace {
+/// A ranked memref descriptor: allocated and aligned pointers, offset, sizes
+/// and strides, laid out as the LLVM lowering expects.
+struct Descriptor {
+  std::vector<int64_t> words;
+  explicit Descriptor(const HostArray &array) {
+    size_t rank = array.shape.size();
+    words.resize(3 + 2 * rank);
+    auto *data = const_cast<void *>(array.data());
+    words[0] = reinterpret_cast<int64_t>(data);
+    words[1] = reinterpret_cast<int64_t>(data);
+    words[2] = 0;
+    std::vector<int64_t> strides = array.strides();
+    for (size_t i = 0; i < rank; ++i) {
+      words[3 + i] = array.shape[i];
+      words[3 + rank + i] = strides[i];
+    }
+  }
+};
+} // namespace
+
+static llvm::Error checkAgainst(const HostArray &array,
+                                const TensorSignature &sig,
+                                const llvm::Twine &what) {
+  if (array.dtype != sig.dtype)
+    return llvm::createStringError(what + " has dtype " +
+                                   dtypeName(array.dtype) + ", expected " +
+                                   dtypeName(sig.dtype));
+  if (array.shape.size() != sig.shape.size())
+    return llvm::createStringError(what + " has rank " +
+                                   llvm::Twine(array.shape.size()) +
+                                   ", expected " +
+                                   llvm::Twine(sig.shape.size()));
+  for (size_t i = 0; i < sig.shape.size(); ++i)
+    if (!ShapedType::isDynamic(sig.shape[i]) && sig.shape[i] != array.shape[i])
+      return llvm::createStringError(
+          what + " has extent " + llvm::Twine(array.shape[i]) + " in dim " +
+          llvm::Twine(i) + ", expected " + llvm::Twine(sig.shape[i]));
+  return llvm::Error::success();
+}
+
+llvm::Error Kernel::call(const std::vector<const HostArray *> &argArrays,
+                         const std::vector<HostArray *> &resultArrays) {
+  if (argArrays.size() != args.size() || resultArrays.size() != outs.size())
+    return llvm::createStringError(
+        "expected " + llvm::Twine(args.size()) + " arguments and " +
+        llvm::Twine(outs.size()) + " results, got " +
+        llvm::Twine(argArrays.size()) + " and " +
+        llvm::Twine(resultArrays.size()));
+  std::vector<Descriptor> descriptors;
+  descriptors.reserve(args.size() + outs.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (llvm::Error e = checkAgainst(*argArrays[i], args[i],
+                                     "argument #" + llvm::Twine(i)))
+      return e;
+    descriptors.emplace_back(*argArrays[i]);
+  }
+  for (size_t i = 0; i < outs.size(); ++i) {
+    if (llvm::Error e = checkAgainst(*resultArrays[i], outs[i],
+                                     "result #" + llvm::Twine(i)))
+      return e;
+    descriptors.emplace_back(*resultArrays[i]);
+  }
+  // The packed wrapper takes, per parameter, a pointer to its value: here a
+  // pointer to a pointer to the descriptor.
+  std::vector<void *> pointers(descriptors.size());
+  std::vector<void *> packed(descriptors.size());
+  for (size_t i = 0; i < descriptors.size(); ++i) {
+    pointers[i] = descriptors[i].words.data();
+    packed[i] = &pointers[i];
+  }
+  return engine->invokePacked(symbol, packed);
+}

@@ -1,0 +1,143 @@
+//===- norm-runner.cpp - run, check and time norm kernels -----------------===//
+//
+// Part of the norm-mlir project.
+//
+// norm-runner SPEC.mlir [--entry NAME]
+//   --input A.npy ... --output Y.npy ...   run once on files
+//   --check [--seed N] [--shape AxB ...] [--json F]   fp64-reference checks
+// Exit status: 0 success, 1 a check failed, 2 bad usage or input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "norm/Conversion/Passes.h"
+#include "norm/IR/NormDialect.h"
+#include "norm/Runtime/Harness.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::norm;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> specFile(cl::Positional, cl::desc("<spec.mlir>"),
+                                     cl::Required);
+static cl::opt<std::string> entryName("entry",
+                                      cl::desc("The function to run (default: "
+                                               "the first one)"),
+                                      cl::init(""));
+static cl::list<std::string> inputFiles("input",
+                                        cl::desc("An argument, as .npy, in "
+                                                 "order (bf16 as uint16 bits)"));
+static cl::list<std::string> outputFiles("output",
+                                         cl::desc("Where to write a result "
+                                                  "(.npy), in order"));
+static cl::opt<bool> check("check",
+                           cl::desc("Check against the fp64 reference on "
+                                    "random and adversarial inputs"));
+static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the --check inputs"),
+                              cl::init(20261129));
+static cl::list<std::string>
+    shapes("shape", cl::desc("A shape of the input for --check, as AxBxC "
+                             "(default: a sweep over the dynamic dims)"));
+static cl::opt<std::string> jsonFile("json",
+                                     cl::desc("Write the --check report as "
+                                              "JSON to this file"),
+                                     cl::init(""));
+static cl::opt<bool> openmp("openmp",
+                            cl::desc("Compile with OpenMP parallel loops"));
+static cl::opt<std::string>
+    plantBug("test-plant-bug", cl::Hidden,
+             cl::desc("Testing only: plant a numerics bug "
+                      "(one-pass-variance, narrow-accumulation)"),
+             cl::init(""));
+
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "norm-runner: error: " << message << "\n";
+  return 2;
+}
+
+static std::optional<std::vector<int64_t>> parseShape(llvm::StringRef text) {
+  std::vector<int64_t> shape;
+  llvm::SmallVector<llvm::StringRef> parts;
+  text.split(parts, 'x');
+  for (llvm::StringRef part : parts) {
+    int64_t v;
+    if (part.getAsInteger(10, v) || v < 0)
+      return std::nullopt;
+    shape.push_back(v);
+  }
+  return shape;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "norm-mlir kernel runner\n");
+
+  DialectRegistry registry;
+  registry.insert<NormDialect>();
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAggregatedOpInterfaceExternalModels(registry);
+  MLIRContext context(registry);
+
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(specFile, sourceMgr, &context);
+  if (!module)
+    return fail("cannot parse " + specFile);
+
+  func::FuncOp entry;
+  for (auto func : module->getOps<func::FuncOp>())
+    if (!func.isDeclaration() &&
+        (entryName.empty() || func.getSymName() == entryName)) {
+      entry = func;
+      break;
+    }
+  if (!entry)
+    return fail(entryName.empty() ? "the spec has no function"
+                                  : "no function @" + entryName);
+
+  std::optional<EntryAnalysis> analysis;
+  llvm::Expected<EntryAnalysis> analyzed = analyzeEntry(entry);
+  if (analyzed)
+    analysis = std::move(*analyzed);
+  else if (check)
+    return fail("--check: " + llvm::toString(analyzed.takeError()));
+  else
+    llvm::consumeError(analyzed.takeError());
+
+  KernelOptions kernelOptions;
+  kernelOptions.openmp = openmp;
+  kernelOptions.plantBug = plantBug;
+  auto kernel = Kernel::compile(*module, entry.getSymName(), kernelOptions);
+  if (!kernel)
+    return fail(llvm::toString(kernel.takeError()));
+
+  if (check) {
+    CheckOptions options;
+    options.seed = seed;
+    options.jsonPath = jsonFile;
+    for (const std::string &s : shapes) {
+      std::optional<std::vector<int64_t>> shape = parseShape(s);
+      if (!shape)
+        return fail("--shape: '" + s + "' is not a shape like 4x768");
+      options.shapes.push_back(*shape);
+    }
+    llvm::outs() << "norm-runner: @" << entry.getSymName() << " of "
+                 << specFile << "\n";
+    return runCheck(**kernel, *analysis, options, llvm::outs());
+  }
+  if (inputFiles.empty() && outputFiles.empty())
+    return fail("nothing to do: give --check, or --input/--output files");
+  if (llvm::Error e = runFiles(**kernel, analysis, inputFiles, outputFiles))
+    return fail(llvm::toString(std::move(e)));
+  return 0;
+}
