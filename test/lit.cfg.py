@@ -33,3 +33,9 @@ llvm_config.with_environment("PATH", config.norm_tools_dir, append_path=True)
 tool_dirs = [config.norm_tools_dir, config.llvm_tools_dir]
 tools = ["norm-opt", "norm-builder-test", "norm-runtime-test"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Runtime libraries for mlir-runner (upstream lit.cfg.py's add_runtime).
+for lib in ["mlir_c_runner_utils", "mlir_runner_utils"]:
+    config.substitutions.append(
+        ("%" + lib, os.path.join(config.llvm_lib_dir, "lib" + lib + config.shlib_ext))
+    )

@@ -36,6 +36,8 @@ void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
   // error does not grow with the row length.
   pm.addPass(createNormCompensateSumsPass());
 
+  // Tensor arguments are values: never write the caller's buffers.
+  pm.addPass(createNormReadOnlyArgumentsPass());
   // Bufferize with identity layouts at function boundaries (unit strides
   // stay known), then turn tensor results into out-parameters written in
   // place: the memref-in / memref-out ABI.

@@ -403,9 +403,12 @@ computeBaseline(const NormSpec &spec, const NormInputs &in,
         divisor = std::max(std::sqrt(sumSq), eps);
       }
     }
+    // Multiply by the reciprocal, as PyTorch's and oneDNN's kernels do
+    // (invstd), rather than divide per element.
+    Acc inverse = Acc(1) / divisor;
     for (int64_t j = 0; j < cnt; ++j) {
       int64_t i = members[start[k] + j];
-      Acc xhat = zeroNorm ? Acc(0) : (buf[j] - center) / divisor;
+      Acc xhat = zeroNorm ? Acc(0) : (buf[j] - center) * inverse;
       Acc gamma =
           spec.hasScale ? static_cast<Acc>(in.scale->get(affIdx[i])) : Acc(1);
       Acc beta =

@@ -24,73 +24,97 @@ using namespace mlir;
 using namespace mlir::norm;
 
 namespace {
-/// linalg.generic {reduction} ins(...) outs(%acc) { ... yield addf(%out, %t) }
-/// becomes a generic with a second, zero-initialized output %c:
+/// linalg.generic {reduction} ins(...) outs(%acc...) {
+///   ... yield addf(%out_i, %t_i)... }
+/// gets one zero-initialized compensation output %c_i per sum:
 ///   y = t − c;  s' = s + y;  c' = (s' − s) − y  (0 once s' is not finite)
 struct CompensateSum : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
-        op.getNumReductionLoops() == 0)
-      return rewriter.notifyMatchFailure(op, "not a single-output reduction");
+    if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0 ||
+        op->hasAttr(kCompensatedAttr))
+      return rewriter.notifyMatchFailure(op, "not a reduction on tensors");
     Block *body = op.getBody();
-    BlockArgument out = body->getArguments().back();
+    unsigned numInits = op.getNumDpsInits();
     auto yield = cast<linalg::YieldOp>(body->getTerminator());
-    auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
-    if (!add || add->getBlock() != body || !out.hasOneUse() ||
-        !llvm::is_contained(add->getOperands(), out) || !add->hasOneUse())
-      return rewriter.notifyMatchFailure(op, "not an addf accumulation");
-    Value term = add.getLhs() == out ? add.getRhs() : add.getLhs();
-    if (term == out)
-      return rewriter.notifyMatchFailure(op, "adds the accumulator to itself");
+    SmallVector<arith::AddFOp> adds;
+    SmallVector<Value> terms;
+    for (unsigned i = 0; i < numInits; ++i) {
+      BlockArgument out = body->getArgument(op.getNumDpsInputs() + i);
+      auto add = yield.getOperand(i).getDefiningOp<arith::AddFOp>();
+      if (!add || add->getBlock() != body || !out.hasOneUse() ||
+          !llvm::is_contained(add->getOperands(), out) || !add->hasOneUse())
+        return rewriter.notifyMatchFailure(op, "not addf accumulations");
+      Value term = add.getLhs() == out ? add.getRhs() : add.getLhs();
+      if (term == out)
+        return rewriter.notifyMatchFailure(op, "adds an accumulator to itself");
+      adds.push_back(add);
+      terms.push_back(term);
+    }
 
     Location loc = op.getLoc();
-    Value init = op.getDpsInits()[0];
-    auto initType = cast<RankedTensorType>(init.getType());
-    Type elementType = initType.getElementType();
-    Value zero =
-        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(elementType));
-    Value empty = tensor::EmptyOp::create(
-        rewriter, loc, tensor::getMixedSizes(rewriter, loc, init), elementType);
-    Value compensation =
-        linalg::FillOp::create(rewriter, loc, ValueRange{zero}, ValueRange{empty})
-            .getResult(0);
-
+    SmallVector<Value> inits(op.getDpsInits());
+    SmallVector<Type> resultTypes(op->getResultTypes());
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-    maps.push_back(maps.back());
+    for (unsigned i = 0; i < numInits; ++i) {
+      Value init = op.getDpsInits()[i];
+      Type elementType = getElementTypeOrSelf(init.getType());
+      Value zero = arith::ConstantOp::create(rewriter, loc,
+                                             rewriter.getZeroAttr(elementType));
+      Value empty = tensor::EmptyOp::create(
+          rewriter, loc, tensor::getMixedSizes(rewriter, loc, init),
+          elementType);
+      inits.push_back(linalg::FillOp::create(rewriter, loc, ValueRange{zero},
+                                             ValueRange{empty})
+                          .getResult(0));
+      resultTypes.push_back(init.getType());
+      maps.push_back(op.getMatchingIndexingMap(op.getDpsInitOperand(i)));
+    }
     auto compensated = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{initType, compensation.getType()},
-        op.getDpsInputs(), ValueRange{init, compensation}, maps,
+        rewriter, loc, resultTypes, op.getDpsInputs(), inits, maps,
         op.getIteratorTypesArray(),
         [&](OpBuilder &b, Location nl, ValueRange args) {
           IRMapping mapping;
           for (auto [oldArg, newArg] :
-               llvm::zip(body->getArguments(), args.drop_back()))
+               llvm::zip(body->getArguments(), args.take_front(
+                                                   body->getNumArguments())))
             mapping.map(oldArg, newArg);
           for (Operation &inner : body->without_terminator())
-            if (&inner != add.getOperation())
+            if (!llvm::is_contained(adds, dyn_cast<arith::AddFOp>(&inner)))
               b.clone(inner, mapping);
-          Value sum = args[args.size() - 2], carry = args.back();
-          Value t = mapping.lookupOrDefault(term);
-          Value y = arith::SubFOp::create(b, nl, t, carry);
-          Value next = arith::AddFOp::create(b, nl, sum, y);
-          Value lost = arith::SubFOp::create(
-              b, nl, arith::SubFOp::create(b, nl, next, sum), y);
-          // next − next is 0 exactly when next is finite.
-          Value self = arith::SubFOp::create(b, nl, next, next);
-          Value finite = arith::CmpFOp::create(
-              b, nl, arith::CmpFPredicate::OEQ, self,
-              arith::ConstantOp::create(b, nl, b.getZeroAttr(elementType)));
-          Value newCarry = arith::SelectOp::create(
-              b, nl, finite, lost,
-              arith::ConstantOp::create(b, nl, b.getZeroAttr(elementType)));
-          linalg::YieldOp::create(b, nl, ValueRange{next, newCarry});
+          SmallVector<Value> sums, carries;
+          for (unsigned i = 0; i < numInits; ++i) {
+            Value sum = args[op.getNumDpsInputs() + i];
+            Value carry = args[op.getNumDpsInputs() + numInits + i];
+            Type elementType = sum.getType();
+            Value zero =
+                arith::ConstantOp::create(b, nl, b.getZeroAttr(elementType));
+            Value t = mapping.lookupOrDefault(terms[i]);
+            Value y = arith::SubFOp::create(b, nl, t, carry);
+            Value next = arith::AddFOp::create(b, nl, sum, y);
+            Value lost = arith::SubFOp::create(
+                b, nl, arith::SubFOp::create(b, nl, next, sum), y);
+            // next − next is 0 exactly when next is finite.
+            Value self = arith::SubFOp::create(b, nl, next, next);
+            Value finite = arith::CmpFOp::create(
+                b, nl, arith::CmpFPredicate::OEQ, self, zero);
+            sums.push_back(next);
+            carries.push_back(
+                arith::SelectOp::create(b, nl, finite, lost, zero));
+          }
+          SmallVector<Value> yielded = sums;
+          yielded.append(carries);
+          linalg::YieldOp::create(b, nl, yielded);
         });
-    rewriter.replaceOp(op, compensated.getResult(0));
+    compensated->setAttr(kCompensatedAttr, rewriter.getUnitAttr());
+    rewriter.replaceOp(op, compensated->getResults().take_front(numInits));
     return success();
   }
+
+  /// Marks rewritten generics, whose sums must not be compensated twice.
+  static constexpr StringLiteral kCompensatedAttr = "norm.compensated";
 };
 
 struct NormCompensateSumsPass
@@ -98,8 +122,6 @@ struct NormCompensateSumsPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateCompensateSumsPatterns(patterns);
-    // One rewrite per op: the rewritten generic has two outputs and no
-    // longer matches.
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -27,4 +27,17 @@ def NormCompensateSumsPass : Pass<"norm-compensate-sums"> {
   ];
 }
 
+def NormReadOnlyArgumentsPass
+    : Pass<"norm-read-only-arguments", "::mlir::ModuleOp"> {
+  let summary = "Mark the tensor arguments of public functions read-only";
+  let description = [{
+    Sets `bufferization.writable = false` on every tensor argument of every
+    public `func.func`. Tensor arguments are values: after bufferization the
+    caller's buffers must not be written, even where an op updates its init
+    in place (the running statistics of BatchNorm training are read from an
+    argument and returned updated). One-shot bufferization then copies
+    instead of writing through the argument.
+  }];
+}
+
 #endif // NORM_TRANSFORMS_PASSES_TD

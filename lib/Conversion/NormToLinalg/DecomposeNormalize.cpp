@@ -250,6 +250,29 @@ private:
     return arith::MinimumFOp::create(nb, nl, rstd, bound);
   }
 
+  /// Σ k·(x − mean) and Σ (k·(x − mean))² per statistics slice, in one
+  /// pass.
+  std::pair<Value, Value> centeredSums(Value mean, Value k) {
+    SmallVector<AffineMap> maps = {identityMap(), statisticsMap(),
+                                   statisticsMap(), statisticsMap(),
+                                   statisticsMap()};
+    Value init = zeroStatistics();
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{init.getType(), init.getType()},
+        ValueRange{x, mean, k}, ValueRange{init, init}, maps, iteratorTypes(),
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value d = arith::SubFOp::create(nb, nl, toAcc(nb, nl, args[0]),
+                                          args[1]);
+          d = arith::MulFOp::create(nb, nl, d, args[2]);
+          Value d2 = arith::MulFOp::create(nb, nl, d, d);
+          linalg::YieldOp::create(
+              nb, nl,
+              ValueRange{arith::AddFOp::create(nb, nl, args[3], d),
+                         arith::AddFOp::create(nb, nl, args[4], d2)});
+        });
+    return {generic.getResult(0), generic.getResult(1)};
+  }
+
   /// Σ (k·x)² per statistics slice, k the slice's scale factor.
   Value scaledSumOfSquares(Value k) {
     return reduce(k, [&](OpBuilder &nb, Location nl, ValueRange args) {
@@ -377,31 +400,44 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
                            return SmallVector<Value>{
                                arith::DivFOp::create(nb, nl, args[0], count)};
                          })[0];
-    // Centered: the squared deviations from the mean just computed, scaled
-    // by k (<= 1) so that huge data does not overflow the squares:
-    // var = var_k / k², rstd = k · rsqrt(var_k + ε·k²).
+    // Centered: the deviations d = x − mean from the mean just computed,
+    // scaled by k (<= 1) so that huge data does not overflow the squares.
+    // Σd corrects the rounding of the mean (Björck's corrected two-pass):
+    // var = (Σd² − (Σd)²/n)/n, with var = var_k / k² and
+    // rstd = k · rsqrt(var_k + ε·k²).
     Value k = scaleFactors(maxAbs(), /*scaleUp=*/false);
-    Value squares = reduce(
-        ValueRange{mean, k}, [&](OpBuilder &nb, Location nl, ValueRange args) {
-          Value d = arith::SubFOp::create(nb, nl, toAcc(nb, nl, args[0]),
-                                          args[1]);
-          d = arith::MulFOp::create(nb, nl, d, args[2]);
-          return arith::MulFOp::create(nb, nl, d, d).getResult();
-        });
+    auto [deviations, squares] = centeredSums(mean, k);
     if (bug == PlantedBug::OnePassVariance) {
       squares = plantOnePassVariance(mean, count);
-      k = mapStatistics(mean, emptyStatistics(acc),
-                        [&](OpBuilder &nb, Location nl, ValueRange) {
-                          return SmallVector<Value>{accConstant(1.0)};
-                        })[0];
+      k = deviations = mapStatistics(
+          mean, emptyStatistics(acc),
+          [&](OpBuilder &nb, Location nl, ValueRange) {
+            return SmallVector<Value>{accConstant(1.0)};
+          })[0];
+      deviations = zeroStatistics();
     }
-    Value epsValue = accConstant(eps);
+    Value epsValue = accConstant(eps), zeroValue = accConstant(0.0);
     SmallVector<Value> varAndRstd = mapStatistics(
-        ValueRange{squares, k},
-        ValueRange{emptyStatistics(acc), emptyStatistics(acc)},
+        ValueRange{squares, k, deviations, mean},
+        ValueRange{emptyStatistics(acc), emptyStatistics(acc),
+                   emptyStatistics(acc)},
         [&](OpBuilder &nb, Location nl, ValueRange args) {
           Value scale = args[1];
-          Value varK = arith::DivFOp::create(nb, nl, args[0], count);
+          Value meanShift = arith::DivFOp::create(nb, nl, args[2], count);
+          Value correction = arith::MulFOp::create(nb, nl, args[2], meanShift);
+          Value centered = arith::SubFOp::create(nb, nl, args[0], correction);
+          Value varK = arith::MaximumFOp::create(
+              nb, nl, arith::DivFOp::create(nb, nl, centered, count),
+              zeroValue);
+          // A slice holding Inf keeps its (infinite) mean: the correction
+          // is NaN there.
+          Value shift = arith::DivFOp::create(nb, nl, meanShift, scale);
+          Value finite = arith::CmpFOp::create(
+              nb, nl, arith::CmpFPredicate::OEQ,
+              arith::SubFOp::create(nb, nl, shift, shift), zeroValue);
+          Value correctedMean = arith::SelectOp::create(
+              nb, nl, finite, arith::AddFOp::create(nb, nl, args[3], shift),
+              args[3]);
           Value var = arith::DivFOp::create(
               nb, nl, arith::DivFOp::create(nb, nl, varK, scale), scale);
           Value epsK = arith::MulFOp::create(
@@ -409,10 +445,12 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
           Value plusEps = arith::AddFOp::create(nb, nl, varK, epsK);
           Value rstd = arith::MulFOp::create(
               nb, nl, scale, math::RsqrtOp::create(nb, nl, plusEps));
-          return SmallVector<Value>{var, clampRstd(nb, nl, rstd, eps)};
+          return SmallVector<Value>{var, clampRstd(nb, nl, rstd, eps),
+                                    correctedMean};
         });
     variance = varAndRstd[0];
     rstd = varAndRstd[1];
+    mean = varAndRstd[2];
   } else {
     // Σ(k·x)² with k from max|x|: no overflow of the squares for huge data,
     // and (l2) no underflow for tiny data, whose norm still counts.

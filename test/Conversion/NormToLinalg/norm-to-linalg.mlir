@@ -22,22 +22,32 @@
 // CHECK: %[[K:.+]] = linalg.generic {{.*}} ins(%[[MAX]] : tensor<?xf32>)
 // CHECK:   arith.bitcast %{{.+}} : f32 to i32
 // CHECK:   arith.bitcast %{{.+}} : i32 to f32
-// CHECK: %[[SQ:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[MEAN]], %[[K]] : tensor<?x768xbf16>, tensor<?xf32>, tensor<?xf32>) outs(%[[FILL]] : tensor<?xf32>)
+// CHECK: %[[SQ:.+]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[MEAN]], %[[K]] : tensor<?x768xbf16>, tensor<?xf32>, tensor<?xf32>) outs(%[[FILL]], %[[FILL]] : tensor<?xf32>, tensor<?xf32>)
 // CHECK:   %[[E:.+]] = arith.extf %{{.+}} : bf16 to f32
 // CHECK:   %[[D:.+]] = arith.subf %[[E]], %{{.+}} : f32
 // CHECK:   %[[DK:.+]] = arith.mulf %[[D]], %{{.+}} : f32
 // CHECK:   %[[D2:.+]] = arith.mulf %[[DK]], %[[DK]] : f32
-// CHECK:   arith.addf %{{.+}}, %[[D2]] : f32
-// CHECK: %[[STATS:.+]]:2 = linalg.generic {{.*}} ins(%[[SQ]], %[[K]] : tensor<?xf32>, tensor<?xf32>)
-// CHECK:   ^bb0(%[[S:.+]]: f32, %[[KK:.+]]: f32, %{{.+}}: f32, %{{.+}}: f32):
-// CHECK:   %[[VARK:.+]] = arith.divf %[[S]], %[[N]] : f32
+// CHECK:   %[[S1:.+]] = arith.addf %{{.+}}, %[[DK]] : f32
+// CHECK:   %[[S2:.+]] = arith.addf %{{.+}}, %[[D2]] : f32
+// CHECK:   linalg.yield %[[S1]], %[[S2]]
+// CHECK: %[[STATS:.+]]:3 = linalg.generic {{.*}} ins(%[[SQ]]#1, %[[K]], %[[SQ]]#0, %[[MEAN]] : tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>)
+// CHECK:   ^bb0(%[[SS:.+]]: f32, %[[KK:.+]]: f32, %[[SD:.+]]: f32, %[[M:.+]]: f32, %{{.+}}: f32, %{{.+}}: f32, %{{.+}}: f32):
+// CHECK:   %[[SHIFT:.+]] = arith.divf %[[SD]], %[[N]] : f32
+// CHECK:   %[[CORR:.+]] = arith.mulf %[[SD]], %[[SHIFT]] : f32
+// CHECK:   %[[CENTERED:.+]] = arith.subf %[[SS]], %[[CORR]] : f32
+// CHECK:   %[[VK:.+]] = arith.divf %[[CENTERED]], %[[N]] : f32
+// CHECK:   %[[VARK:.+]] = arith.maximumf %[[VK]], %[[ZERO]] : f32
+// CHECK:   %[[MS:.+]] = arith.divf %[[SHIFT]], %[[KK]] : f32
+// CHECK:   %[[NEWMEAN:.+]] = arith.addf %[[M]], %[[MS]] : f32
+// CHECK:   %[[MEAN2:.+]] = arith.select %{{.+}}, %[[NEWMEAN]], %[[M]] : f32
 // CHECK:   %[[EK:.+]] = arith.mulf %[[KK]], %[[EPS]] : f32
 // CHECK:   %[[EK2:.+]] = arith.mulf %[[EK]], %[[KK]] : f32
 // CHECK:   %[[VE:.+]] = arith.addf %[[VARK]], %[[EK2]] : f32
 // CHECK:   %[[R:.+]] = math.rsqrt %[[VE]] : f32
 // CHECK:   %[[RK:.+]] = arith.mulf %[[KK]], %[[R]] : f32
-// CHECK:   arith.minimumf %[[RK]], %[[RSQRT_EPS]] : f32
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[MEAN]], %[[STATS]]#1, %[[G]], %[[B]] : {{.*}}) outs(%[[I]] : tensor<?x768xbf16>)
+// CHECK:   %[[RSTD:.+]] = arith.minimumf %[[RK]], %[[RSQRT_EPS]] : f32
+// CHECK:   linalg.yield %{{.+}}, %[[RSTD]], %[[MEAN2]]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[STATS]]#2, %[[STATS]]#1, %[[G]], %[[B]] : {{.*}}) outs(%[[I]] : tensor<?x768xbf16>)
 // CHECK:   arith.subf
 // CHECK:   arith.mulf
 // CHECK:   arith.mulf
@@ -104,13 +114,12 @@ func.func @batch_norm_inference(%x: tensor<2x3x4x4xf32>, %m: tensor<3xf32>, %v: 
 // CHECK-DAG: %[[TAKE:.+]] = arith.constant 1.000000e-01 : f32
 // CHECK: %[[N:.+]] = arith.uitofp %{{.+}} : i64 to f32
 // CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel", "reduction"]}
-// CHECK: %[[MEAN:.+]] = linalg.generic
 // CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel", "reduction"]}
-// CHECK: %[[STATS:.+]]:2 = linalg.generic
+// CHECK: %[[STATS:.+]]:3 = linalg.generic
 // CHECK: %[[NM1:.+]] = arith.subf %[[N]], %{{.+}} : f32
 // CHECK: %[[RATIO:.+]] = arith.divf %[[N]], %[[NM1]] : f32
 // CHECK: %[[FACTOR:.+]] = arith.select %{{.+}}, %[[RATIO]], %{{.+}} : f32
-// CHECK: linalg.generic {{.*}} ins(%[[MEAN]], %[[STATS]]#0 : tensor<8xf32>, tensor<8xf32>) outs(%[[RM]], %[[RV]] : tensor<8xf32>, tensor<8xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[STATS]]#2, %[[STATS]]#0 : tensor<8xf32>, tensor<8xf32>) outs(%[[RM]], %[[RV]] : tensor<8xf32>, tensor<8xf32>)
 // CHECK:   ^bb0(%[[BM:.+]]: f32, %[[BV:.+]]: f32, %[[OM:.+]]: f32, %[[OV:.+]]: f32):
 // CHECK:   %[[UNB:.+]] = arith.mulf %[[BV]], %[[FACTOR]] : f32
 // CHECK:   arith.mulf %[[OM]], %[[KEEP]] : f32
@@ -130,10 +139,9 @@ func.func @batch_norm_training(%x: tensor<?x8x5xf32>, %init: tensor<?x8x5xf32>, 
 // are identity generics on tensors that canonicalization folds away.
 // CHECK-LABEL: func.func @instance_norm_saved
 // CHECK: %[[SUM:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
-// CHECK: %[[MEAN:.+]] = linalg.generic {{.*}} ins(%[[SUM]]
-// CHECK: %[[STATS:.+]]:2 = linalg.generic
+// CHECK: %[[STATS:.+]]:3 = linalg.generic
 // CHECK: %[[Y:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
-// CHECK: return %[[Y]], %[[MEAN]], %[[STATS]]#1
+// CHECK: return %[[Y]], %[[STATS]]#2, %[[STATS]]#1
 func.func @instance_norm_saved(%x: tensor<2x3x4x4xf32>, %init: tensor<2x3x4x4xf32>, %sm: tensor<2x3xf32>, %sr: tensor<2x3xf32>) -> (tensor<2x3x4x4xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
   %0:3 = norm.normalize standard axes = [2, 3] epsilon = 1.0e-05
       ins(%x : tensor<2x3x4x4xf32>) outs(%init : tensor<2x3x4x4xf32>) saved(%sm, %sr : tensor<2x3xf32>, tensor<2x3xf32>)

@@ -1,0 +1,33 @@
+// The harness catches the numerics bugs numerics.md forbids, planted through
+// the testing-only option (never in the default pipeline):
+// E[x²] − E[x]² fails on offset data, f16 accumulation fails broadly.
+// RUN: norm-runner %s --entry layer_norm_f32 --check | FileCheck %s --check-prefix=CLEAN
+// RUN: norm-runner %s --entry layer_norm_f16 --check | FileCheck %s --check-prefix=CLEAN
+// RUN: not norm-runner %s --entry layer_norm_f32 --check --test-plant-bug=one-pass-variance | FileCheck %s --check-prefix=ONEPASS
+// RUN: not norm-runner %s --entry layer_norm_f16 --check --test-plant-bug=narrow-accumulation | FileCheck %s --check-prefix=NARROW
+
+// CLEAN: check: {{[0-9]+}} passed, 0 failed
+
+// ONEPASS-DAG: offset_1e4 y {{.*}} FAIL
+// ONEPASS-DAG: offset_ramp_1e4 y {{.*}} FAIL
+// ONEPASS: check: {{[0-9]+}} passed, {{[1-9][0-9]*}} failed
+
+// NARROW-DAG: random y {{.*}} FAIL
+// NARROW-DAG: offset_100 y {{.*}} FAIL
+// NARROW-DAG: square_overflow y {{.*}} FAIL
+// NARROW: check: {{[0-9]+}} passed, {{[1-9][0-9]*}} failed
+
+func.func @layer_norm_f32(%x: tensor<8x768xf32>, %g: tensor<768xf32>, %b: tensor<768xf32>) -> tensor<8x768xf32> {
+  %init = tensor.empty() : tensor<8x768xf32>
+  %y = norm.normalize standard axes = [1] epsilon = 1.0e-05
+      ins(%x : tensor<8x768xf32>) scale(%g : tensor<768xf32>) bias(%b : tensor<768xf32>) affine_dims = [1]
+      outs(%init : tensor<8x768xf32>) -> tensor<8x768xf32>
+  return %y : tensor<8x768xf32>
+}
+func.func @layer_norm_f16(%x: tensor<8x4096xf16>, %g: tensor<4096xf16>, %b: tensor<4096xf16>) -> tensor<8x4096xf16> {
+  %init = tensor.empty() : tensor<8x4096xf16>
+  %y = norm.normalize standard axes = [1] epsilon = 1.0e-05
+      ins(%x : tensor<8x4096xf16>) scale(%g : tensor<4096xf16>) bias(%b : tensor<4096xf16>) affine_dims = [1]
+      outs(%init : tensor<8x4096xf16>) -> tensor<8x4096xf16>
+  return %y : tensor<8x4096xf16>
+}

@@ -1,0 +1,68 @@
+// RMSNorm over the last dim through the CPU pipeline, checked against the fp64 reference.
+// RUN: norm-runner %s --entry rms_norm_f32_static --check | FileCheck %s
+// RUN: norm-runner %s --entry rms_norm_f32_dynamic --check | FileCheck %s
+// RUN: norm-runner %s --entry rms_norm_f16_static --check | FileCheck %s
+// RUN: norm-runner %s --entry rms_norm_f16_dynamic --check | FileCheck %s
+// RUN: norm-runner %s --entry rms_norm_bf16_static --check | FileCheck %s
+// RUN: norm-runner %s --entry rms_norm_bf16_dynamic --check | FileCheck %s
+// CHECK: check: {{[0-9]+}} passed, 0 failed
+
+func.func @rms_norm_f32_static(%x: tensor<16x1024xf32>, %g: tensor<1024xf32>) -> tensor<16x1024xf32> {
+  %init = tensor.empty() : tensor<16x1024xf32>
+  %y = norm.normalize rms axes = [1] epsilon = 1.0e-06
+      ins(%x : tensor<16x1024xf32>) scale(%g : tensor<1024xf32>) affine_dims = [1]
+      outs(%init : tensor<16x1024xf32>) -> tensor<16x1024xf32>
+  return %y : tensor<16x1024xf32>
+}
+
+func.func @rms_norm_f32_dynamic(%x: tensor<?x?xf32>, %g: tensor<?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %c1 = arith.constant 1 : index
+  %d1 = tensor.dim %x, %c1 : tensor<?x?xf32>
+  %init = tensor.empty(%d0, %d1) : tensor<?x?xf32>
+  %y = norm.normalize rms axes = [1] epsilon = 1.0e-06
+      ins(%x : tensor<?x?xf32>) scale(%g : tensor<?xf32>) affine_dims = [1]
+      outs(%init : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
+
+func.func @rms_norm_f16_static(%x: tensor<16x1024xf16>, %g: tensor<1024xf16>) -> tensor<16x1024xf16> {
+  %init = tensor.empty() : tensor<16x1024xf16>
+  %y = norm.normalize rms axes = [1] epsilon = 1.0e-06
+      ins(%x : tensor<16x1024xf16>) scale(%g : tensor<1024xf16>) affine_dims = [1]
+      outs(%init : tensor<16x1024xf16>) -> tensor<16x1024xf16>
+  return %y : tensor<16x1024xf16>
+}
+
+func.func @rms_norm_f16_dynamic(%x: tensor<?x?xf16>, %g: tensor<?xf16>) -> tensor<?x?xf16> {
+  %c0 = arith.constant 0 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x?xf16>
+  %c1 = arith.constant 1 : index
+  %d1 = tensor.dim %x, %c1 : tensor<?x?xf16>
+  %init = tensor.empty(%d0, %d1) : tensor<?x?xf16>
+  %y = norm.normalize rms axes = [1] epsilon = 1.0e-06
+      ins(%x : tensor<?x?xf16>) scale(%g : tensor<?xf16>) affine_dims = [1]
+      outs(%init : tensor<?x?xf16>) -> tensor<?x?xf16>
+  return %y : tensor<?x?xf16>
+}
+
+func.func @rms_norm_bf16_static(%x: tensor<16x1024xbf16>, %g: tensor<1024xbf16>) -> tensor<16x1024xbf16> {
+  %init = tensor.empty() : tensor<16x1024xbf16>
+  %y = norm.normalize rms axes = [1] epsilon = 1.0e-06
+      ins(%x : tensor<16x1024xbf16>) scale(%g : tensor<1024xbf16>) affine_dims = [1]
+      outs(%init : tensor<16x1024xbf16>) -> tensor<16x1024xbf16>
+  return %y : tensor<16x1024xbf16>
+}
+
+func.func @rms_norm_bf16_dynamic(%x: tensor<?x?xbf16>, %g: tensor<?xbf16>) -> tensor<?x?xbf16> {
+  %c0 = arith.constant 0 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x?xbf16>
+  %c1 = arith.constant 1 : index
+  %d1 = tensor.dim %x, %c1 : tensor<?x?xbf16>
+  %init = tensor.empty(%d0, %d1) : tensor<?x?xbf16>
+  %y = norm.normalize rms axes = [1] epsilon = 1.0e-06
+      ins(%x : tensor<?x?xbf16>) scale(%g : tensor<?xbf16>) affine_dims = [1]
+      outs(%init : tensor<?x?xbf16>) -> tensor<?x?xbf16>
+  return %y : tensor<?x?xbf16>
+}
