@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -35,6 +36,13 @@ void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
   // The loops below accumulate serially: compensate the sums so that their
   // error does not grow with the row length.
   pm.addPass(createNormCompensateSumsPass());
+  // The normalize step (and the small statistics maps) in masked vectors.
+  pm.addPass(createNormVectorizeElementwisePass());
+  // vector.mask regions become masked transfers now: later folds would
+  // materialize constants inside the single-op regions.
+  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
 
   // Tensor arguments are values: never write the caller's buffers.
   pm.addPass(createNormReadOnlyArgumentsPass());
@@ -63,6 +71,9 @@ void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
   else
     pm.addPass(createParallelForToNestedForsPass());
 
+  // Transfers of rank > 1 become loops of 1-D transfers.
+  pm.addPass(createConvertVectorToSCFPass());
+
   // → LLVM. memref lowering must precede scf-to-cf: the OpenMP body holds a
   // memref.alloca_scope with one block only.
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -74,6 +85,9 @@ void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
   pm.addPass(arith::createArithExpandOpsPass(expand));
   if (options.cInterface)
     pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
+  ConvertVectorToLLVMPassOptions toLLVM;
+  toLLVM.reassociateFPReductions = true;
+  pm.addPass(createConvertVectorToLLVMPass(toLLVM));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());

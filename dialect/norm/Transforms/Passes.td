@@ -27,6 +27,27 @@ def NormCompensateSumsPass : Pass<"norm-compensate-sums"> {
   ];
 }
 
+def NormVectorizeElementwisePass : Pass<"norm-vectorize-elementwise"> {
+  let summary = "Tile and vectorize elementwise linalg.generic ops on tensors";
+  let description = [{
+    Tiles every all-parallel `linalg.generic` on tensors to `vector-size`
+    elements of its innermost dim (1 in the others) with `scf.for`, and
+    vectorizes each tile with masks, so tails and dynamic extents need no
+    scalar epilogue. Reductions are left to the strategy that owns their
+    accumulation order.
+  }];
+  let options = [
+    Option<"vectorSize", "vector-size", "int64_t", /*default=*/"16",
+           "Elements per vector along the innermost dim">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def NormReadOnlyArgumentsPass
     : Pass<"norm-read-only-arguments", "::mlir::ModuleOp"> {
   let summary = "Mark the tensor arguments of public functions read-only";
