@@ -32,7 +32,7 @@ struct NormVectorizeElementwisePass
   void runOnOperation() override {
     if (vectorSize < 1) {
       getOperation()->emitError() << "vector-size must be positive, got "
-                                  << vectorSize;
+                                  << static_cast<int64_t>(vectorSize);
       return signalPassFailure();
     }
     SmallVector<linalg::GenericOp> targets;

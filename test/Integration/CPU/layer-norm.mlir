@@ -5,6 +5,7 @@
 // RUN: norm-runner %s --entry layer_norm_f16_dynamic --check | FileCheck %s
 // RUN: norm-runner %s --entry layer_norm_bf16_static --check | FileCheck %s
 // RUN: norm-runner %s --entry layer_norm_bf16_dynamic --check | FileCheck %s
+// RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry layer_norm_f32_dynamic --check --openmp | FileCheck %s
 // CHECK: check: {{[0-9]+}} passed, 0 failed
 
 func.func @layer_norm_f32_static(%x: tensor<16x1024xf32>, %g: tensor<1024xf32>, %b: tensor<1024xf32>) -> tensor<16x1024xf32> {

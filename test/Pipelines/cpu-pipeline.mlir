@@ -1,0 +1,42 @@
+// norm-lower-to-cpu-pipeline: the memref-in / memref-out ABI after
+// bufferization, then the LLVM dialect with C interfaces, vector code and
+// no 16-bit float libcall.
+// RUN: norm-opt %s -norm-lower-to-cpu-pipeline -mlir-print-ir-after=buffer-results-to-out-params -o /dev/null 2>&1 | FileCheck %s --check-prefix=ABI
+// RUN: norm-opt %s -norm-lower-to-cpu-pipeline | FileCheck %s
+// RUN: norm-opt %s -norm-lower-to-cpu-pipeline=openmp=1 | FileCheck %s --check-prefix=OMP
+
+// Each tensor result is a trailing out-parameter; the running statistics
+// arguments stay inputs (read-only) with their own out-parameters.
+// ABI: func.func @layer_norm(%{{.+}}: memref<?x768xbf16>, %{{.+}}: memref<768xbf16>, %{{.+}}: memref<768xbf16>, %{{.+}}: memref<?x768xbf16>) {
+// ABI: func.func @batch_norm_training(%{{.+}}: memref<4x8x5xf32>, %[[RM:.+]]: memref<8xf32>, %[[RV:.+]]: memref<8xf32>, %{{.+}}: memref<4x8x5xf32>, %{{.+}}: memref<8xf32>, %{{.+}}: memref<8xf32>) {
+
+// CHECK-NOT: norm.normalize
+// CHECK-NOT: linalg.
+// CHECK-LABEL: llvm.func @layer_norm
+// CHECK: llvm.intr.masked.load {{.*}} -> vector<16xf32>
+// CHECK: llvm.load {{.*}} -> vector<16xbf16>
+// CHECK-NOT: __truncsfbf2
+// CHECK-LABEL: llvm.func @_mlir_ciface_layer_norm
+// CHECK-LABEL: llvm.func @batch_norm_training
+// CHECK-LABEL: llvm.func @_mlir_ciface_batch_norm_training
+
+// OMP: llvm.func @layer_norm
+// OMP: omp.parallel
+// OMP: omp.wsloop
+
+func.func @layer_norm(%x: tensor<?x768xbf16>, %g: tensor<768xbf16>, %b: tensor<768xbf16>) -> tensor<?x768xbf16> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x768xbf16>
+  %init = tensor.empty(%n) : tensor<?x768xbf16>
+  %y = norm.normalize standard axes = [1] epsilon = 1.0e-05
+      ins(%x : tensor<?x768xbf16>) scale(%g : tensor<768xbf16>) bias(%b : tensor<768xbf16>) affine_dims = [1]
+      outs(%init : tensor<?x768xbf16>) -> tensor<?x768xbf16>
+  return %y : tensor<?x768xbf16>
+}
+func.func @batch_norm_training(%x: tensor<4x8x5xf32>, %rm: tensor<8xf32>, %rv: tensor<8xf32>) -> (tensor<4x8x5xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %init = tensor.empty() : tensor<4x8x5xf32>
+  %0:3 = norm.normalize standard axes = [0, 2] epsilon = 1.0e-05 momentum = 0.1 unbiased
+      ins(%x : tensor<4x8x5xf32>) outs(%init : tensor<4x8x5xf32>) running(%rm, %rv : tensor<8xf32>, tensor<8xf32>)
+      -> tensor<4x8x5xf32>, tensor<8xf32>, tensor<8xf32>
+  return %0#0, %0#1, %0#2 : tensor<4x8x5xf32>, tensor<8xf32>, tensor<8xf32>
+}
