@@ -19,8 +19,8 @@ static int64_t normalizeDim(int64_t dim, int64_t rank) {
 
 static SmallVector<int64_t> normalizeDims(ArrayRef<int64_t> dims,
                                           int64_t rank) {
-  return llvm::map_to_vector(
-      dims, [&](int64_t d) { return normalizeDim(d, rank); });
+  return llvm::map_to_vector(dims,
+                             [&](int64_t d) { return normalizeDim(d, rank); });
 }
 
 /// Creates a `tensor.empty` of `shape` whose dynamic extents are those of the
@@ -47,17 +47,16 @@ NormalizeOp mlir::norm::buildNormalize(OpBuilder &b, Location loc, Value input,
   if (options.groups)
     groupDim = normalizeDim(options.groupDim, rank);
 
-  Type outElementType = options.outputElementType
-                            ? options.outputElementType
-                            : inType.getElementType();
+  Type outElementType = options.outputElementType ? options.outputElementType
+                                                  : inType.getElementType();
   Type accType = options.accType ? options.accType
                  : inType.getElementType().isF64()
                      ? Type(Float64Type::get(ctx))
                      : Type(Float32Type::get(ctx));
 
   SmallVector<int64_t> allDims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-  Value output = buildEmpty(b, loc, input, inType.getShape(), allDims,
-                            outElementType);
+  Value output =
+      buildEmpty(b, loc, input, inType.getShape(), allDims, outElementType);
 
   SmallVector<Value> saved;
   if (options.saveStatistics) {
@@ -92,9 +91,9 @@ NormalizeOp mlir::norm::buildNormalize(OpBuilder &b, Location loc, Value input,
       options.variance, output, saved, options.runningMean, options.runningVar,
       NormModeAttr::get(ctx, options.mode), b.getDenseI64ArrayAttr(axes),
       b.getF64FloatAttr(options.epsilon),
-      hasAffine ? b.getDenseI64ArrayAttr(
-                      normalizeDims(options.affineDims, rank))
-                : DenseI64ArrayAttr(),
+      hasAffine
+          ? b.getDenseI64ArrayAttr(normalizeDims(options.affineDims, rank))
+          : DenseI64ArrayAttr(),
       options.groups ? b.getI64IntegerAttr(*options.groups) : IntegerAttr(),
       groupDim ? b.getI64IntegerAttr(*groupDim) : IntegerAttr(),
       options.runningMean ? b.getF64FloatAttr(options.momentum) : FloatAttr(),
@@ -267,8 +266,7 @@ Value mlir::norm::buildCosineNorm(OpBuilder &b, Location loc, Value x, Value w,
     dynamicSizes.push_back(tensor::DimOp::create(b, loc, x, 0));
   if (ShapedType::isDynamic(shape[1]))
     dynamicSizes.push_back(tensor::DimOp::create(b, loc, w, 0));
-  Value empty =
-      tensor::EmptyOp::create(b, loc, shape, accType, dynamicSizes);
+  Value empty = tensor::EmptyOp::create(b, loc, shape, accType, dynamicSizes);
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accType));
   Value init =
       linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{empty})

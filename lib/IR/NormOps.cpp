@@ -148,9 +148,9 @@ private:
     for (auto [value, name] : namedOperands()) {
       Type type = value.getType();
       if (!isa<RankedTensorType, MemRefType>(type))
-        return op.emitOpError() << "'" << name
-                                << "' must be a ranked tensor or a memref, got "
-                                << type;
+        return op.emitOpError()
+               << "'" << name << "' must be a ranked tensor or a memref, got "
+               << type;
       if (isa<RankedTensorType>(type) != inputIsTensor)
         return op.emitOpError()
                << "operands must be all tensors or all memrefs, but '" << name
@@ -173,8 +173,8 @@ private:
              << outType;
     if (std::optional<Type> acc = op.getAccType()) {
       if (!acc->isF32() && !acc->isF64())
-        return op.emitOpError() << "'acc' type must be f32 or f64, got "
-                                << *acc;
+        return op.emitOpError()
+               << "'acc' type must be f32 or f64, got " << *acc;
       if (acc->getIntOrFloatBitWidth() < inType.getIntOrFloatBitWidth())
         return op.emitOpError()
                << "'acc' type " << *acc
@@ -191,12 +191,12 @@ private:
     llvm::SmallSet<int64_t, 8> seen;
     for (int64_t axis : axes) {
       if (axis < 0 || axis >= rank)
-        return op.emitOpError() << "'axes' entry " << axis
-                                << " is out of range for an input of rank "
-                                << rank;
+        return op.emitOpError()
+               << "'axes' entry " << axis
+               << " is out of range for an input of rank " << rank;
       if (!seen.insert(axis).second)
-        return op.emitOpError() << "'axes' contains " << axis
-                                << " more than once";
+        return op.emitOpError()
+               << "'axes' contains " << axis << " more than once";
     }
     return success();
   }
@@ -230,17 +230,17 @@ private:
     if (*groups <= 0)
       return op.emitOpError() << "'groups' must be positive, got " << *groups;
     if (*groupDim < 0 || *groupDim >= op.getRank())
-      return op.emitOpError() << "'group_dim' " << *groupDim
-                              << " is out of range for an input of rank "
-                              << op.getRank();
+      return op.emitOpError()
+             << "'group_dim' " << *groupDim
+             << " is out of range for an input of rank " << op.getRank();
     if (!op.isReductionAxis(*groupDim))
       return op.emitOpError() << "'group_dim' " << *groupDim
                               << " must be one of the reduction 'axes'";
     int64_t extent = op.getInputType().getDimSize(*groupDim);
     if (!ShapedType::isDynamic(extent) && extent % *groups != 0)
       return op.emitOpError()
-             << "'groups' (" << *groups << ") must divide the extent "
-             << extent << " of the group dim " << *groupDim;
+             << "'groups' (" << *groups << ") must divide the extent " << extent
+             << " of the group dim " << *groupDim;
     return success();
   }
 
@@ -252,9 +252,9 @@ private:
     Type accType = op.getAccumulationType();
     if (type != inType && type != accType)
       return op.emitOpError()
-             << "'" << name
-             << "' element type must be the input element type (" << inType
-             << ") or the accumulation type (" << accType << "), got " << type;
+             << "'" << name << "' element type must be the input element type ("
+             << inType << ") or the accumulation type (" << accType << "), got "
+             << type;
     return success();
   }
 
@@ -273,12 +273,12 @@ private:
     llvm::SmallSet<int64_t, 8> seen;
     for (int64_t d : *affineDims) {
       if (d < 0 || d >= op.getRank())
-        return op.emitOpError() << "'affine_dims' entry " << d
-                                << " is out of range for an input of rank "
-                                << op.getRank();
+        return op.emitOpError()
+               << "'affine_dims' entry " << d
+               << " is out of range for an input of rank " << op.getRank();
       if (!seen.insert(d).second)
-        return op.emitOpError() << "'affine_dims' contains " << d
-                                << " more than once";
+        return op.emitOpError()
+               << "'affine_dims' contains " << d << " more than once";
     }
     ArrayRef<int64_t> inShape = op.getInputType().getShape();
     for (auto [value, name] :
@@ -422,7 +422,9 @@ private:
 };
 } // namespace
 
-LogicalResult NormalizeOp::verify() { return NormalizeVerifier(*this).verify(); }
+LogicalResult NormalizeOp::verify() {
+  return NormalizeVerifier(*this).verify();
+}
 
 //===----------------------------------------------------------------------===//
 // NormalizeOp: interfaces
@@ -505,8 +507,8 @@ struct DropIdentityAffine : OpRewritePattern<NormalizeOp> {
     DenseI64ArrayAttr affineDims =
         (scale || bias) ? op.getAffineDimsAttr() : DenseI64ArrayAttr();
     auto newOp = NormalizeOp::create(
-        rewriter, op.getLoc(), op->getResultTypes(), op.getInput(), scale,
-        bias, op.getMean(), op.getVariance(), op.getOutput(), op.getSaved(),
+        rewriter, op.getLoc(), op->getResultTypes(), op.getInput(), scale, bias,
+        op.getMean(), op.getVariance(), op.getOutput(), op.getSaved(),
         op.getRunningMean(), op.getRunningVar(), op.getModeAttr(),
         op.getAxesAttr(), op.getEpsilonAttr(), affineDims, op.getGroupsAttr(),
         op.getGroupDimAttr(), op.getMomentumAttr(), op.getUnbiasedAttr(),

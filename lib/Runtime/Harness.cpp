@@ -136,11 +136,10 @@ llvm::Expected<EntryAnalysis> mlir::norm::analyzeEntry(func::FuncOp func) {
     analysis.isCosine = true;
     analysis.spec = specOf(xn);
     analysis.spec.outType = dtypeOf(matmul->getResult(0).getType());
-    if (llvm::Error e = assignRoles(
-            func,
-            {{xn.getInput(), OperandRole::CosineX},
-             {wn.getInput(), OperandRole::CosineW}},
-            analysis))
+    if (llvm::Error e = assignRoles(func,
+                                    {{xn.getInput(), OperandRole::CosineX},
+                                     {wn.getInput(), OperandRole::CosineW}},
+                                    analysis))
       return std::move(e);
     analysis.resultIndex = {0};
     analysis.opResultDTypes = {analysis.spec.outType};
@@ -148,8 +147,8 @@ llvm::Expected<EntryAnalysis> mlir::norm::analyzeEntry(func::FuncOp func) {
   }
   if (ops.size() != 1)
     return error("the harness checks functions holding one norm.normalize "
-                 "(or a cosine normalization); @" + func.getSymName() +
-                 " holds " + llvm::Twine(ops.size()));
+                 "(or a cosine normalization); @" +
+                 func.getSymName() + " holds " + llvm::Twine(ops.size()));
   NormalizeOp op = ops.front();
   if (!op.hasPureTensorSemantics())
     return error("the harness checks the tensor form");
@@ -201,10 +200,9 @@ static int64_t argIndexOf(const EntryAnalysis &analysis, OperandRole role) {
   return -1;
 }
 
-llvm::Expected<std::vector<std::vector<int64_t>>>
-mlir::norm::inferResultShapes(const EntryAnalysis &analysis,
-                              const Kernel &kernel,
-                              const std::vector<std::vector<int64_t>> &argShapes) {
+llvm::Expected<std::vector<std::vector<int64_t>>> mlir::norm::inferResultShapes(
+    const EntryAnalysis &analysis, const Kernel &kernel,
+    const std::vector<std::vector<int64_t>> &argShapes) {
   std::vector<std::vector<int64_t>> shapes;
   if (analysis.isCosine) {
     const auto &x = argShapes[argIndexOf(analysis, OperandRole::CosineX)];
@@ -432,9 +430,9 @@ std::vector<std::vector<int64_t>> defaultShapes(const NormSpec &spec,
       innermostReduced = d;
   std::vector<int64_t> base;
   for (size_t d = 0; d < x.shape.size(); ++d) {
-    int64_t size = !isReduced(d)                               ? 7
+    int64_t size = !isReduced(d)                                 ? 7
                    : static_cast<int64_t>(d) == innermostReduced ? 301
-                                                                : 5;
+                                                                 : 5;
     base.push_back(ShapedType::isDynamic(x.shape[d]) ? fit(d, size)
                                                      : x.shape[d]);
   }
@@ -551,9 +549,8 @@ llvm::Expected<std::vector<HostArray>> Checker::call(const NormInputs &inputs,
   return results;
 }
 
-void Checker::checkCase(const std::vector<int64_t> &shape,
-                        const TestCase &test, const HostArray *w,
-                        bool properties) {
+void Checker::checkCase(const std::vector<int64_t> &shape, const TestCase &test,
+                        const HostArray *w, bool properties) {
   std::string shapeStr = formatShape(shape);
   auto results = call(test.inputs, w);
   if (!results) {
@@ -640,8 +637,8 @@ void Checker::checkCase(const std::vector<int64_t> &shape,
           }
           double tol = yRef->tol[i] + scaledRefs[0].tol[i] +
                        std::fabs(scaledRefs[0].ref[i] - yRef->ref[i]);
-          double ratio = tol > 0 ? std::fabs(a - b) / tol
-                                 : (a == b ? 0 : INFINITY);
+          double ratio =
+              tol > 0 ? std::fabs(a - b) / tol : (a == b ? 0 : INFINITY);
           worst = std::max(worst, ratio);
         }
       } else {
@@ -658,14 +655,14 @@ void Checker::checkCase(const std::vector<int64_t> &shape,
   // A4: batch invariance over a dynamic, parallel dim 0.
   const TensorSignature &xSig =
       kernel.arguments()[argIndexOf(analysis, OperandRole::Input)];
-  bool dim0Parallel = !llvm::is_contained(spec.axes, 0) &&
-                      !(spec.groups && spec.groupDim == 0);
+  bool dim0Parallel =
+      !llvm::is_contained(spec.axes, 0) && !(spec.groups && spec.groupDim == 0);
   if (ShapedType::isDynamic(xSig.shape[0]) && dim0Parallel && shape[0] > 1) {
     NormInputs first = test.inputs;
     first.x = sliceDim0(test.inputs.x, 1);
     // Operands indexed by dim 0 are sliced with it.
-    auto affineIndex = std::find(spec.affineDims.begin(),
-                                 spec.affineDims.end(), 0);
+    auto affineIndex =
+        std::find(spec.affineDims.begin(), spec.affineDims.end(), 0);
     if (affineIndex == spec.affineDims.begin()) {
       if (first.scale)
         first.scale = sliceDim0(*first.scale, 1);
@@ -673,8 +670,7 @@ void Checker::checkCase(const std::vector<int64_t> &shape,
         first.bias = sliceDim0(*first.bias, 1);
     }
     for (std::optional<HostArray> *stat :
-         {&first.mean, &first.variance, &first.runningMean,
-          &first.runningVar})
+         {&first.mean, &first.variance, &first.runningMean, &first.runningVar})
       if (*stat)
         **stat = sliceDim0(**stat, 1);
     bool ok = affineIndex == spec.affineDims.end() ||
@@ -752,8 +748,8 @@ void Checker::checkCosine(const std::vector<int64_t> &xShape) {
     inputs.x = x;
     auto results = call(inputs, &w);
     if (!results) {
-      addRow({shapeStr, name, "-", "FAIL",
-              llvm::toString(results.takeError())});
+      addRow(
+          {shapeStr, name, "-", "FAIL", llvm::toString(results.takeError())});
       continue;
     }
     int64_t m = xShape[0], n = wShape[0], k = xShape[1];
@@ -813,9 +809,8 @@ void Checker::checkCosine(const std::vector<int64_t> &xShape) {
 
 int Checker::run() {
   const NormSpec &spec = analysis.spec;
-  int64_t xIndex = argIndexOf(analysis, analysis.isCosine
-                                            ? OperandRole::CosineX
-                                            : OperandRole::Input);
+  int64_t xIndex = argIndexOf(analysis, analysis.isCosine ? OperandRole::CosineX
+                                                          : OperandRole::Input);
   const TensorSignature &xSig = kernel.arguments()[xIndex];
   std::vector<std::vector<int64_t>> shapes = options.shapes;
   if (shapes.empty())
@@ -887,15 +882,15 @@ void Checker::print() {
 void Checker::writeJson() {
   llvm::json::Array array;
   for (const Row &r : rows)
-    array.push_back(llvm::json::Object{{"shape", r.shape},
-                                       {"case", r.caseName},
-                                       {"output", r.output},
-                                       {"max_err_over_tol", r.maxRatio},
-                                       {"nan_inf_mismatches",
-                                        r.nanInfMismatches},
-                                       {"rmse_over_baseline", r.rmseRatio},
-                                       {"status", r.status},
-                                       {"note", r.note}});
+    array.push_back(
+        llvm::json::Object{{"shape", r.shape},
+                           {"case", r.caseName},
+                           {"output", r.output},
+                           {"max_err_over_tol", r.maxRatio},
+                           {"nan_inf_mismatches", r.nanInfMismatches},
+                           {"rmse_over_baseline", r.rmseRatio},
+                           {"status", r.status},
+                           {"note", r.note}});
   llvm::json::Object report{{"checks", std::move(array)},
                             {"failures", failures},
                             {"compile_ms", kernel.compileSeconds() * 1e3},
@@ -908,8 +903,7 @@ void Checker::writeJson() {
     ++failures;
     return;
   }
-  file << llvm::formatv("{0:2}", llvm::json::Value(std::move(report)))
-       << "\n";
+  file << llvm::formatv("{0:2}", llvm::json::Value(std::move(report))) << "\n";
 }
 
 } // namespace

@@ -60,14 +60,12 @@ static __bf16 truncFloatToBF16(float value) {
   if ((bits & 0x7fffffffu) > 0x7f800000u)
     result = static_cast<uint16_t>((bits >> 16) | 0x40);
   else
-    result = static_cast<uint16_t>(
-        (bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+    result =
+        static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
   return __builtin_bit_cast(__bf16, result);
 }
 
-static std::string diagnosticsOf(llvm::StringRef what) {
-  return what.str();
-}
+static std::string diagnosticsOf(llvm::StringRef what) { return what.str(); }
 
 llvm::Expected<std::unique_ptr<Kernel>>
 Kernel::compile(ModuleOp module, llvm::StringRef entry,
@@ -150,9 +148,9 @@ Kernel::compile(ModuleOp module, llvm::StringRef entry,
   kernel->symbol = ("_mlir_ciface_" + entry).str();
   if (llvm::Error e = kernel->engine->lookupPacked(kernel->symbol).takeError())
     return e;
-  kernel->compileTime = std::chrono::duration<double>(
-                            std::chrono::steady_clock::now() - start)
-                            .count();
+  kernel->compileTime =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   return kernel;
 }
 
@@ -185,10 +183,9 @@ static llvm::Error checkAgainst(const HostArray &array,
                                    dtypeName(array.dtype) + ", expected " +
                                    dtypeName(sig.dtype));
   if (array.shape.size() != sig.shape.size())
-    return llvm::createStringError(what + " has rank " +
-                                   llvm::Twine(array.shape.size()) +
-                                   ", expected " +
-                                   llvm::Twine(sig.shape.size()));
+    return llvm::createStringError(
+        what + " has rank " + llvm::Twine(array.shape.size()) + ", expected " +
+        llvm::Twine(sig.shape.size()));
   for (size_t i = 0; i < sig.shape.size(); ++i)
     if (!ShapedType::isDynamic(sig.shape[i]) && sig.shape[i] != array.shape[i])
       return llvm::createStringError(
@@ -200,16 +197,16 @@ static llvm::Error checkAgainst(const HostArray &array,
 llvm::Error Kernel::call(const std::vector<const HostArray *> &argArrays,
                          const std::vector<HostArray *> &resultArrays) {
   if (argArrays.size() != args.size() || resultArrays.size() != outs.size())
-    return llvm::createStringError(
-        "expected " + llvm::Twine(args.size()) + " arguments and " +
-        llvm::Twine(outs.size()) + " results, got " +
-        llvm::Twine(argArrays.size()) + " and " +
-        llvm::Twine(resultArrays.size()));
+    return llvm::createStringError("expected " + llvm::Twine(args.size()) +
+                                   " arguments and " +
+                                   llvm::Twine(outs.size()) + " results, got " +
+                                   llvm::Twine(argArrays.size()) + " and " +
+                                   llvm::Twine(resultArrays.size()));
   std::vector<Descriptor> descriptors;
   descriptors.reserve(args.size() + outs.size());
   for (size_t i = 0; i < args.size(); ++i) {
-    if (llvm::Error e = checkAgainst(*argArrays[i], args[i],
-                                     "argument #" + llvm::Twine(i)))
+    if (llvm::Error e =
+            checkAgainst(*argArrays[i], args[i], "argument #" + llvm::Twine(i)))
       return e;
     descriptors.emplace_back(*argArrays[i]);
   }

@@ -78,8 +78,8 @@ struct CompensateSum : OpRewritePattern<linalg::GenericOp> {
         [&](OpBuilder &b, Location nl, ValueRange args) {
           IRMapping mapping;
           for (auto [oldArg, newArg] :
-               llvm::zip(body->getArguments(), args.take_front(
-                                                   body->getNumArguments())))
+               llvm::zip(body->getArguments(),
+                         args.take_front(body->getNumArguments())))
             mapping.map(oldArg, newArg);
           for (Operation &inner : body->without_terminator())
             if (!llvm::is_contained(adds, dyn_cast<arith::AddFOp>(&inner)))

@@ -28,8 +28,9 @@ struct NormReadOnlyArgumentsPass
         continue;
       for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
         if (isa<TensorType>(type))
-          func.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
-                          b.getBoolAttr(false));
+          func.setArgAttr(
+              i, bufferization::BufferizationDialect::kWritableAttrName,
+              b.getBoolAttr(false));
     }
   }
 };

@@ -203,6 +203,52 @@ def compatible(a, b) -> bool:
         x is None or y is None or x == y for x, y in zip(a, b))
 
 
+def extent_conflict(sp: Spec) -> Optional[str]:
+    """Why `sp` (verifier-valid) has no consistent shape, or None.
+
+    The verifier checks every operand's static extents against the input's
+    only. Where the input's extent is dynamic, two other operands may name
+    different static extents for the same input dim (say output 4, scale
+    8), or the group dim may get a static extent that `groups` does not
+    divide from an operand other than the input. No call of such a function
+    can be valid, but the IR verifies. This is the "extent-conflict"
+    category that --tolerate-extent-conflicts singles out."""
+    if sp.raw is not None or sp.hack is not None or sp.x is None:
+        return None
+    seen = {d: {} for d in range(sp.rank)}      # dim -> extent -> operand
+
+    def note(name, t, dims):
+        if t is None:
+            return
+        for i, d in enumerate(dims):
+            if d is not None and i < len(t.shape) and t.shape[i] is not None:
+                seen[d].setdefault(t.shape[i], name)
+
+    note("input", sp.x, range(sp.rank))
+    note("output", sp.out, range(sp.rank))
+    if sp.affine_dims is not None:
+        note("scale", sp.scale, sp.affine_dims)
+        note("bias", sp.bias, sp.affine_dims)
+    g = sp.groups
+    stat_dims = [None if g is not None and d == g[1] else d
+                 for d in range(sp.rank)
+                 if (g is not None and d == g[1]) or d not in sp.axes]
+    stats = [("mean", sp.mean), ("variance", sp.var), ("running_mean",
+             sp.rmean), ("running_var", sp.rvar)]
+    stats += [(f"saved #{i}", t) for i, t in enumerate(sp.saved)]
+    for name, t in stats:
+        note(name, t, stat_dims)
+    for d in range(sp.rank):
+        if len(seen[d]) > 1:
+            return "dim %d: %s" % (d, ", ".join(
+                f"{n} {e}" for e, n in sorted(seen[d].items())))
+        if g is not None and d == g[1] and g[0] > 0:
+            for e, n in seen[d].items():
+                if e % g[0]:
+                    return f"group dim {d}: {n} {e} not divisible by {g[0]}"
+    return None
+
+
 # ===----------------------------------------------------------------------=== #
 # The rules (independent model of the verifier, from the op's spec)
 # ===----------------------------------------------------------------------=== #

@@ -27,15 +27,13 @@ using namespace mlir::norm;
 namespace {
 /// Adds `func.func @name(argTypes...)` whose body is built by `body`, which
 /// returns the values the function returns.
-void addFunction(OpBuilder &b, ModuleOp module, StringRef name,
-                 ArrayRef<Type> argTypes,
-                 std::function<SmallVector<Value>(OpBuilder &, Location,
-                                                  ValueRange)>
-                     body) {
+void addFunction(
+    OpBuilder &b, ModuleOp module, StringRef name, ArrayRef<Type> argTypes,
+    std::function<SmallVector<Value>(OpBuilder &, Location, ValueRange)> body) {
   Location loc = b.getUnknownLoc();
   b.setInsertionPointToEnd(module.getBody());
-  auto func = func::FuncOp::create(b, loc, name,
-                                   b.getFunctionType(argTypes, {}));
+  auto func =
+      func::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
   SmallVector<Value> results = body(b, loc, entry->getArguments());
@@ -57,13 +55,13 @@ int main() {
     return RankedTensorType::get(shape, e);
   };
 
-  addFunction(b, *module, "layer_norm",
-              {t({dyn, 768}, f32), t({768}, f32), t({768}, f32)},
-              [](OpBuilder &b, Location loc, ValueRange a) {
-                return SmallVector<Value>{
-                    buildLayerNorm(b, loc, a[0], 1, 1e-5, a[1], a[2])
-                        ->getResult(0)};
-              });
+  addFunction(
+      b, *module, "layer_norm",
+      {t({dyn, 768}, f32), t({768}, f32), t({768}, f32)},
+      [](OpBuilder &b, Location loc, ValueRange a) {
+        return SmallVector<Value>{
+            buildLayerNorm(b, loc, a[0], 1, 1e-5, a[1], a[2])->getResult(0)};
+      });
   addFunction(b, *module, "rms_norm", {t({8, 4096}, f16), t({4096}, f16)},
               [](OpBuilder &b, Location loc, ValueRange a) {
                 return SmallVector<Value>{
@@ -114,11 +112,11 @@ int main() {
                 return SmallVector<Value>{
                     buildL2Normalize(b, loc, a[0], -1)->getResult(0)};
               });
-  addFunction(b, *module, "cosine_norm", {t({16, 64}, bf16), t({dyn, 64}, bf16)},
-              [](OpBuilder &b, Location loc, ValueRange a) {
-                return SmallVector<Value>{
-                    buildCosineNorm(b, loc, a[0], a[1], 1e-8)};
-              });
+  addFunction(
+      b, *module, "cosine_norm", {t({16, 64}, bf16), t({dyn, 64}, bf16)},
+      [](OpBuilder &b, Location loc, ValueRange a) {
+        return SmallVector<Value>{buildCosineNorm(b, loc, a[0], a[1], 1e-8)};
+      });
 
   if (failed(verify(*module))) {
     llvm::errs() << "norm-builder-test: the built module does not verify\n";

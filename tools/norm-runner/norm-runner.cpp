@@ -32,9 +32,9 @@ static cl::opt<std::string> entryName("entry",
                                       cl::desc("The function to run (default: "
                                                "the first one)"),
                                       cl::init(""));
-static cl::list<std::string> inputFiles("input",
-                                        cl::desc("An argument, as .npy, in "
-                                                 "order (bf16 as uint16 bits)"));
+static cl::list<std::string>
+    inputFiles("input", cl::desc("An argument, as .npy, in "
+                                 "order (bf16 as uint16 bits)"));
 static cl::list<std::string> outputFiles("output",
                                          cl::desc("Where to write a result "
                                                   "(.npy), in order"));
@@ -131,8 +131,8 @@ int main(int argc, char **argv) {
         return fail("--shape: '" + s + "' is not a shape like 4x768");
       options.shapes.push_back(*shape);
     }
-    llvm::outs() << "norm-runner: @" << entry.getSymName() << " of "
-                 << specFile << "\n";
+    llvm::outs() << "norm-runner: @" << entry.getSymName() << " of " << specFile
+                 << "\n";
     return runCheck(**kernel, *analysis, options, llvm::outs());
   }
   if (inputFiles.empty() && outputFiles.empty())

@@ -42,7 +42,7 @@ enum class OperandRole {
 /// normalizations over dim 1 and a matmul against the transposed second).
 struct EntryAnalysis {
   bool isCosine = false;
-  NormSpec spec;             ///< the normalization (each side for cosine)
+  NormSpec spec; ///< the normalization (each side for cosine)
   std::vector<OperandRole> argRoles;
   /// For each function result, the index of the op result it returns.
   std::vector<unsigned> resultIndex;

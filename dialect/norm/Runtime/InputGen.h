@@ -28,8 +28,8 @@ struct OperandDTypes {
 };
 
 struct TestCase {
-  std::string name;   ///< e.g. "random", "offset_1e4", "nan_row"
-  NormInputs inputs;  ///< values already rounded to their dtypes
+  std::string name;  ///< e.g. "random", "offset_1e4", "nan_row"
+  NormInputs inputs; ///< values already rounded to their dtypes
   /// True when exact zeros in the reference are the point of the test
   /// (zero rows for l2, constant rows): exempt from the A5 zero-trust rule.
   bool zerosExpected = false;

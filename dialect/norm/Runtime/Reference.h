@@ -34,10 +34,10 @@ struct NormSpec {
   bool hasScale = false, hasBias = false;
   /// GroupNorm: `groups` groups on `groupDim` (groups == 0: none).
   int64_t groups = 0, groupDim = -1;
-  bool givenStats = false;   ///< mean/variance operands given
-  bool savedStats = false;   ///< saved-statistics results present
-  bool savedVariance = false;///< second saved result is var, not rstd
-  bool training = false;     ///< running statistics updated
+  bool givenStats = false;    ///< mean/variance operands given
+  bool savedStats = false;    ///< saved-statistics results present
+  bool savedVariance = false; ///< second saved result is var, not rstd
+  bool training = false;      ///< running statistics updated
   double momentum = 0.1;
   bool unbiased = false;
   DType inType = DType::F32, outType = DType::F32;
@@ -49,8 +49,7 @@ struct NormSpec {
 /// dtype or the accumulation dtype.
 struct NormInputs {
   HostArray x;
-  std::optional<HostArray> scale, bias, mean, variance, runningMean,
-      runningVar;
+  std::optional<HostArray> scale, bias, mean, variance, runningMean, runningVar;
 };
 
 /// The statistics shape of a spec for an input shape (op docs).
@@ -91,14 +90,14 @@ std::vector<RefOutput> computeReference(const NormSpec &spec,
 struct Comparison {
   std::string name;
   int64_t numElements = 0;
-  double maxRatio = 0;        ///< max |got-ref|/tol over finite refs (A1)
+  double maxRatio = 0; ///< max |got-ref|/tol over finite refs (A1)
   int64_t worstIndex = -1;
   double worstGot = 0, worstRef = 0;
-  int64_t nanInfMismatches = 0; ///< NaN/Inf pattern differences (A1)
+  int64_t nanInfMismatches = 0;     ///< NaN/Inf pattern differences (A1)
   double rmseGot = 0, rmseBase = 0; ///< A2, "y" only (0 otherwise)
   bool rmsePass = true;
-  double zeroFraction = 0;    ///< fraction of exact zeros in ref (A5)
-  bool pass = false;          ///< A1 && A2
+  double zeroFraction = 0; ///< fraction of exact zeros in ref (A5)
+  bool pass = false;       ///< A1 && A2
 };
 
 /// Compares a kernel result with its reference (A1 and, for y, A2).

@@ -56,7 +56,8 @@ private:
     SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, value);
     SmallVector<OpFoldResult> outputShape;
     for (int64_t i = 0, e = type.getRank(); i < e; ++i) {
-      int64_t next = reassociation.empty() ? 0 : reassociation.back().back() + 1;
+      int64_t next =
+          reassociation.empty() ? 0 : reassociation.back().back() + 1;
       if (i != dim) {
         reassociation.push_back({next});
         shape.push_back(type.getDimSize(i));
@@ -177,11 +178,10 @@ private:
 
   /// An elementwise op over statistics-shaped tensors producing
   /// `outs.size()` statistics-shaped results written into `outs`.
-  SmallVector<Value>
-  mapStatistics(ValueRange ins, ValueRange outs,
-                function_ref<SmallVector<Value>(OpBuilder &, Location,
-                                                ValueRange)>
-                    body) {
+  SmallVector<Value> mapStatistics(
+      ValueRange ins, ValueRange outs,
+      function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)>
+          body) {
     SmallVector<AffineMap> maps(ins.size() + outs.size(),
                                 statisticsIdentityMap());
     SmallVector<utils::IteratorType> iters(statsSizes.size(),
@@ -261,8 +261,8 @@ private:
         b, loc, TypeRange{init.getType(), init.getType()},
         ValueRange{x, mean, k}, ValueRange{init, init}, maps, iteratorTypes(),
         [&](OpBuilder &nb, Location nl, ValueRange args) {
-          Value d = arith::SubFOp::create(nb, nl, toAcc(nb, nl, args[0]),
-                                          args[1]);
+          Value d =
+              arith::SubFOp::create(nb, nl, toAcc(nb, nl, args[0]), args[1]);
           d = arith::MulFOp::create(nb, nl, d, args[2]);
           Value d2 = arith::MulFOp::create(nb, nl, d, d);
           linalg::YieldOp::create(
@@ -276,8 +276,7 @@ private:
   /// Σ (k·x)² per statistics slice, k the slice's scale factor.
   Value scaledSumOfSquares(Value k) {
     return reduce(k, [&](OpBuilder &nb, Location nl, ValueRange args) {
-      Value v =
-          arith::MulFOp::create(nb, nl, toAcc(nb, nl, args[0]), args[1]);
+      Value v = arith::MulFOp::create(nb, nl, toAcc(nb, nl, args[0]), args[1]);
       return arith::MulFOp::create(nb, nl, v, v).getResult();
     });
   }
@@ -302,8 +301,7 @@ private:
     Value count = arith::MulIOp::create(
         b, loc, dynamicCount,
         arith::ConstantIndexOp::create(b, loc, staticCount));
-    Value i64 =
-        arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count);
+    Value i64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count);
     return arith::UIToFPOp::create(b, loc, acc, i64);
   }
 
@@ -328,11 +326,10 @@ private:
   /// Writes a statistics-shaped accumulation-type value into `init`.
   Value store(Value stats, Value init) {
     Type elementType = cast<ShapedType>(init.getType()).getElementType();
-    return mapStatistics(stats, init,
-                         [&](OpBuilder &nb, Location nl, ValueRange args) {
-                           return SmallVector<Value>{
-                               convert(nb, nl, args[0], elementType)};
-                         })[0];
+    return mapStatistics(
+        stats, init, [&](OpBuilder &nb, Location nl, ValueRange args) {
+          return SmallVector<Value>{convert(nb, nl, args[0], elementType)};
+        })[0];
   }
 
   OpBuilder &b;
@@ -386,8 +383,8 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
     rstd = mapStatistics(
         op.getVariance(), emptyStatistics(acc),
         [&](OpBuilder &nb, Location nl, ValueRange args) {
-          Value v = arith::AddFOp::create(nb, nl, toAcc(nb, nl, args[0]),
-                                          epsValue);
+          Value v =
+              arith::AddFOp::create(nb, nl, toAcc(nb, nl, args[0]), epsValue);
           return SmallVector<Value>{math::RsqrtOp::create(nb, nl, v)};
         })[0];
   } else if (mode == NormMode::standard) {
@@ -409,11 +406,11 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
     auto [deviations, squares] = centeredSums(mean, k);
     if (bug == PlantedBug::OnePassVariance) {
       squares = plantOnePassVariance(mean, count);
-      k = deviations = mapStatistics(
-          mean, emptyStatistics(acc),
-          [&](OpBuilder &nb, Location nl, ValueRange) {
-            return SmallVector<Value>{accConstant(1.0)};
-          })[0];
+      k = deviations =
+          mapStatistics(mean, emptyStatistics(acc),
+                        [&](OpBuilder &nb, Location nl, ValueRange) {
+                          return SmallVector<Value>{accConstant(1.0)};
+                        })[0];
       deviations = zeroStatistics();
     }
     Value epsValue = accConstant(eps), zeroValue = accConstant(0.0);
@@ -544,25 +541,20 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
   Value y =
       linalg::GenericOp::create(
           b, loc, TypeRange{outInit.getType()}, ins, ValueRange{outInit}, maps,
-          SmallVector<utils::IteratorType>(rank,
-                                           utils::IteratorType::parallel),
+          SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
           [&](OpBuilder &nb, Location nl, ValueRange args) {
             unsigned next = 0;
             Value t = toAcc(nb, nl, args[next++]);
             if (hasMean)
-              t = arith::SubFOp::create(nb, nl, t,
-                                        toAcc(nb, nl, args[next++]));
+              t = arith::SubFOp::create(nb, nl, t, toAcc(nb, nl, args[next++]));
             if (hasL2Scale)
               t = arith::MulFOp::create(nb, nl, t, args[next++]);
             t = arith::MulFOp::create(nb, nl, t, args[next++]);
             if (hasScale)
-              t = arith::MulFOp::create(nb, nl, t,
-                                        toAcc(nb, nl, args[next++]));
+              t = arith::MulFOp::create(nb, nl, t, toAcc(nb, nl, args[next++]));
             if (hasBias)
-              t = arith::AddFOp::create(nb, nl, t,
-                                        toAcc(nb, nl, args[next++]));
-            linalg::YieldOp::create(nb, nl,
-                                    convert(nb, nl, t, outElementType));
+              t = arith::AddFOp::create(nb, nl, t, toAcc(nb, nl, args[next++]));
+            linalg::YieldOp::create(nb, nl, convert(nb, nl, t, outElementType));
           })
           .getResult(0);
   if (groupDim) {
@@ -609,8 +601,8 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
         ValueRange{mean, variance}, ValueRange{runningMean, runningVar},
         [&](OpBuilder &nb, Location nl, ValueRange args) {
           auto update = [&](Value batch, Value running) {
-            Value old = arith::MulFOp::create(nb, nl, keep,
-                                              toAcc(nb, nl, running));
+            Value old =
+                arith::MulFOp::create(nb, nl, keep, toAcc(nb, nl, running));
             Value fresh = arith::MulFOp::create(nb, nl, take, batch);
             Value sum = arith::AddFOp::create(nb, nl, old, fresh);
             return convert(nb, nl, sum, running.getType());
@@ -637,8 +629,7 @@ FailureOr<PlantedBug> mlir::norm::parsePlantedBug(StringRef name) {
 }
 
 FailureOr<SmallVector<Value>>
-mlir::norm::decomposeNormalizeOp(OpBuilder &b, NormalizeOp op,
-                                 PlantedBug bug) {
+mlir::norm::decomposeNormalizeOp(OpBuilder &b, NormalizeOp op, PlantedBug bug) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(op);
   return NormalizeDecomposer(b, op, bug).run();

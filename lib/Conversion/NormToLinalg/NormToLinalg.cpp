@@ -57,8 +57,8 @@ struct ConvertNormToLinalgPass
   void runOnOperation() override {
     FailureOr<PlantedBug> bug = parsePlantedBug(testPlantBug);
     if (failed(bug)) {
-      getOperation()->emitError() << "unknown test-plant-bug '" << testPlantBug
-                                  << "'";
+      getOperation()->emitError()
+          << "unknown test-plant-bug '" << testPlantBug << "'";
       return signalPassFailure();
     }
     // The memref form has no decomposition: say so instead of leaving the
