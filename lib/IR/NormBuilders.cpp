@@ -121,41 +121,51 @@ static SmallVector<int64_t> spatialDims(int64_t rank, int64_t channelDim) {
   return dims;
 }
 
-NormalizeOp mlir::norm::buildLayerNorm(OpBuilder &b, Location loc, Value input,
-                                       int64_t normalizedRank, double epsilon,
-                                       Value scale, Value bias) {
+/// Statistics over the last `normalizedRank` dims, affine over the same.
+static NormalizeOptions trailingOptions(NormMode mode, Value input,
+                                        int64_t normalizedRank, double epsilon,
+                                        Value scale, Value bias) {
   NormalizeOptions options;
+  options.mode = mode;
   options.axes = trailingDims(rankOf(input), normalizedRank);
   options.affineDims = options.axes;
   options.epsilon = epsilon;
   options.scale = scale;
   options.bias = bias;
-  return buildNormalize(b, loc, input, options);
+  return options;
+}
+
+NormalizeOp mlir::norm::buildLayerNorm(OpBuilder &b, Location loc, Value input,
+                                       int64_t normalizedRank, double epsilon,
+                                       Value scale, Value bias) {
+  return buildNormalize(b, loc, input,
+                        trailingOptions(NormMode::standard, input,
+                                        normalizedRank, epsilon, scale, bias));
 }
 
 NormalizeOp mlir::norm::buildRMSNorm(OpBuilder &b, Location loc, Value input,
                                      int64_t normalizedRank, double epsilon,
                                      Value scale, Value bias) {
-  NormalizeOptions options;
-  options.mode = NormMode::rms;
-  options.axes = trailingDims(rankOf(input), normalizedRank);
-  options.affineDims = options.axes;
-  options.epsilon = epsilon;
-  options.scale = scale;
-  options.bias = bias;
-  return buildNormalize(b, loc, input, options);
+  return buildNormalize(b, loc, input,
+                        trailingOptions(NormMode::rms, input, normalizedRank,
+                                        epsilon, scale, bias));
 }
 
-/// The options shared by the channel-wise variants.
+/// Per-channel affine on `channelDim`; statistics over the spatial dims (every
+/// dim but 0 and the channel dim), and over dim 0 too with `overBatch`.
 static NormalizeOptions channelOptions(Value input, int64_t channelDim,
-                                       double epsilon, Value scale,
-                                       Value bias) {
+                                       bool overBatch, double epsilon,
+                                       Value scale, Value bias) {
   int64_t rank = rankOf(input);
+  channelDim = normalizeDim(channelDim, rank);
   NormalizeOptions options;
   options.epsilon = epsilon;
   options.scale = scale;
   options.bias = bias;
-  options.affineDims = {normalizeDim(channelDim, rank)};
+  options.affineDims = {channelDim};
+  options.axes = spatialDims(rank, channelDim);
+  if (overBatch)
+    options.axes.insert(options.axes.begin(), 0);
   return options;
 }
 
@@ -164,12 +174,8 @@ NormalizeOp mlir::norm::buildBatchNormInference(OpBuilder &b, Location loc,
                                                 Value mean, Value variance,
                                                 double epsilon, Value scale,
                                                 Value bias) {
-  int64_t rank = rankOf(input);
-  channelDim = normalizeDim(channelDim, rank);
-  NormalizeOptions options =
-      channelOptions(input, channelDim, epsilon, scale, bias);
-  options.axes = spatialDims(rank, channelDim);
-  options.axes.insert(options.axes.begin(), 0);
+  NormalizeOptions options = channelOptions(
+      input, channelDim, /*overBatch=*/true, epsilon, scale, bias);
   options.mean = mean;
   options.variance = variance;
   return buildNormalize(b, loc, input, options);
@@ -179,12 +185,8 @@ NormalizeOp mlir::norm::buildBatchNormTraining(
     OpBuilder &b, Location loc, Value input, int64_t channelDim,
     Value runningMean, Value runningVar, double momentum, double epsilon,
     bool unbiased, Value scale, Value bias) {
-  int64_t rank = rankOf(input);
-  channelDim = normalizeDim(channelDim, rank);
-  NormalizeOptions options =
-      channelOptions(input, channelDim, epsilon, scale, bias);
-  options.axes = spatialDims(rank, channelDim);
-  options.axes.insert(options.axes.begin(), 0);
+  NormalizeOptions options = channelOptions(
+      input, channelDim, /*overBatch=*/true, epsilon, scale, bias);
   options.saveStatistics = true;
   options.savedVariance = true;
   options.runningMean = runningMean;
@@ -198,12 +200,9 @@ NormalizeOp mlir::norm::buildInstanceNorm(OpBuilder &b, Location loc,
                                           Value input, int64_t channelDim,
                                           double epsilon, Value scale,
                                           Value bias) {
-  int64_t rank = rankOf(input);
-  channelDim = normalizeDim(channelDim, rank);
-  NormalizeOptions options =
-      channelOptions(input, channelDim, epsilon, scale, bias);
-  options.axes = spatialDims(rank, channelDim);
-  return buildNormalize(b, loc, input, options);
+  return buildNormalize(b, loc, input,
+                        channelOptions(input, channelDim, /*overBatch=*/false,
+                                       epsilon, scale, bias));
 }
 
 NormalizeOp mlir::norm::buildGroupNorm(OpBuilder &b, Location loc, Value input,
@@ -211,12 +210,11 @@ NormalizeOp mlir::norm::buildGroupNorm(OpBuilder &b, Location loc, Value input,
                                        double epsilon, Value scale,
                                        Value bias) {
   int64_t rank = rankOf(input);
-  channelDim = normalizeDim(channelDim, rank);
-  NormalizeOptions options =
-      channelOptions(input, channelDim, epsilon, scale, bias);
+  NormalizeOptions options = channelOptions(
+      input, channelDim, /*overBatch=*/false, epsilon, scale, bias);
   options.axes = llvm::to_vector(llvm::seq<int64_t>(1, rank));
   options.groups = groups;
-  options.groupDim = channelDim;
+  options.groupDim = options.affineDims.front();
   return buildNormalize(b, loc, input, options);
 }
 
