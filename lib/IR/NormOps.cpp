@@ -117,7 +117,7 @@ public:
         failed(verifyOutput()) || failed(verifyGroups()) ||
         failed(verifyAffine()) || failed(verifyGivenStatistics()) ||
         failed(verifySaved()) || failed(verifyRunning()) ||
-        failed(verifyResults()))
+        failed(verifyGroupDivisibility()) || failed(verifyResults()))
       return failure();
     return success();
   }
@@ -216,6 +216,9 @@ private:
       return op.emitOpError()
              << "'output' shape " << formatShape(out.getShape())
              << " does not match 'input' shape " << formatShape(in.getShape());
+    extents.assign(in.getShape().begin(), in.getShape().end());
+    for (auto [d, size] : llvm::enumerate(out.getShape()))
+      learnExtent(d, size);
     return success();
   }
 
@@ -236,12 +239,42 @@ private:
     if (!op.isReductionAxis(*groupDim))
       return op.emitOpError() << "'group_dim' " << *groupDim
                               << " must be one of the reduction 'axes'";
-    int64_t extent = op.getInputType().getDimSize(*groupDim);
+    return success();
+  }
+
+  /// Runs once every operand has told its static extents: a static extent
+  /// of the group dim, from any operand, must hold whole groups.
+  LogicalResult verifyGroupDivisibility() {
+    std::optional<int64_t> groups = op.getGroups();
+    if (!groups)
+      return success();
+    int64_t groupDim = *op.getGroupDim();
+    int64_t extent = extents[groupDim];
     if (!ShapedType::isDynamic(extent) && extent % *groups != 0)
       return op.emitOpError()
              << "'groups' (" << *groups << ") must divide the extent " << extent
-             << " of the group dim " << *groupDim;
+             << " of the group dim " << groupDim;
     return success();
+  }
+
+  /// Records a static extent of input dim `d` seen on some operand: the
+  /// extents of all operands indexed by a dim must agree.
+  void learnExtent(int64_t d, int64_t size) {
+    if (ShapedType::isDynamic(extents[d]))
+      extents[d] = size;
+  }
+
+  /// The input dim behind each statistics dim (-1 for the groups dim).
+  SmallVector<int64_t> statisticsDims() {
+    std::optional<int64_t> groupDim = op.getGroupDim();
+    SmallVector<int64_t> dims;
+    for (int64_t d = 0, e = op.getRank(); d < e; ++d) {
+      if (groupDim && *groupDim == d && op.getGroups())
+        dims.push_back(-1);
+      else if (!op.isReductionAxis(d))
+        dims.push_back(d);
+    }
+    return dims;
   }
 
   /// Scale, bias, statistics and running statistics may be stored in the
@@ -280,7 +313,6 @@ private:
         return op.emitOpError()
                << "'affine_dims' contains " << d << " more than once";
     }
-    ArrayRef<int64_t> inShape = op.getInputType().getShape();
     for (auto [value, name] :
          {std::pair<Value, StringRef>{scale, "scale"}, {bias, "bias"}}) {
       if (!value)
@@ -291,12 +323,13 @@ private:
                << "'" << name << "' must have rank " << affineDims->size()
                << " (one dim per 'affine_dims' entry), got " << type.getRank();
       for (auto [i, d] : llvm::enumerate(*affineDims)) {
-        int64_t got = type.getDimSize(i), want = inShape[d];
+        int64_t got = type.getDimSize(i), want = extents[d];
         if (!ShapedType::isDynamic(got) && !ShapedType::isDynamic(want) &&
             got != want)
           return op.emitOpError()
                  << "'" << name << "' dim " << i << " has extent " << got
                  << ", expected " << want << " (input dim " << d << ")";
+        learnExtent(d, got);
       }
       if (failed(verifyParamElementType(value, name)))
         return failure();
@@ -306,12 +339,19 @@ private:
 
   /// Checks an operand that holds one value per statistic.
   LogicalResult verifyStatisticsOperand(Value value, StringRef name) {
-    SmallVector<int64_t> want = op.getStatisticsShape();
+    SmallVector<int64_t> dims = statisticsDims();
+    SmallVector<int64_t> want =
+        llvm::map_to_vector(dims, [&](int64_t d) -> int64_t {
+          return d < 0 ? *op.getGroups() : extents[d];
+        });
     ArrayRef<int64_t> got = cast<ShapedType>(value.getType()).getShape();
     if (failed(verifyCompatibleShape(got, want)))
       return op.emitOpError()
              << "'" << name << "' must have the statistics shape "
              << formatShape(want) << ", got " << formatShape(got);
+    for (auto [d, size] : llvm::zip(dims, got))
+      if (d >= 0)
+        learnExtent(d, size);
     return verifyParamElementType(value, name);
   }
 
@@ -419,6 +459,9 @@ private:
   }
 
   NormalizeOp op;
+  /// The extent of each input dim as far as the operands checked so far
+  /// tell (static where any of them is).
+  SmallVector<int64_t> extents;
 };
 } // namespace
 

@@ -398,3 +398,29 @@ func.func @negative_result_type(%x: tensor<4x8xf32>, %o: tensor<4x8xf32>) -> ten
   %0 = norm.normalize standard axes = [1] epsilon = 1.0e-05 ins(%x : tensor<4x8xf32>) outs(%o : tensor<4x8xf32>) -> tensor<4x8xf16>
   return %0 : tensor<4x8xf16>
 }
+
+// -----
+
+// Static extents of different operands must agree even where the input's is
+// dynamic: the output says 8, so 3 groups cannot split it.
+func.func @negative_groups_do_not_divide_output_extent(%x: tensor<4x?xf32>, %o: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error@+1 {{'groups' (3) must divide the extent 8 of the group dim 1}}
+  %0 = norm.normalize standard axes = [1] epsilon = 1.0e-05 groups = 3 on 1 ins(%x : tensor<4x?xf32>) outs(%o : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @negative_scale_bias_disagree(%x: tensor<?x?xf32>, %o: tensor<?x?xf32>, %g: tensor<8xf32>, %b: tensor<6xf32>) -> tensor<?x?xf32> {
+  // expected-error@+1 {{'bias' dim 0 has extent 6, expected 8 (input dim 1)}}
+  %0 = norm.normalize standard axes = [1] epsilon = 1.0e-05 ins(%x : tensor<?x?xf32>) scale(%g : tensor<8xf32>) bias(%b : tensor<6xf32>) affine_dims = [1] outs(%o : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @negative_running_disagrees_with_output(%x: tensor<1x?x4xf32>, %o: tensor<1x2x4xf32>, %rm: tensor<6xf32>, %rv: tensor<?xf32>) -> (tensor<1x2x4xf32>, tensor<6xf32>, tensor<?xf32>) {
+  // expected-error@+1 {{'running_mean' must have the statistics shape (2), got (6)}}
+  %0:3 = norm.normalize standard axes = [0, 2] epsilon = 1.0e-05 momentum = 0.1 ins(%x : tensor<1x?x4xf32>) outs(%o : tensor<1x2x4xf32>) running(%rm, %rv : tensor<6xf32>, tensor<?xf32>) -> tensor<1x2x4xf32>, tensor<6xf32>, tensor<?xf32>
+  return %0#0, %0#1, %0#2 : tensor<1x2x4xf32>, tensor<6xf32>, tensor<?xf32>
+}

@@ -70,21 +70,20 @@ private:
       shape.push_back(ShapedType::isDynamic(extent) ? ShapedType::kDynamic
                                                     : extent / *groups);
       outputShape.push_back(b.getIndexAttr(*groups));
-      outputShape.push_back(groupSize());
+      outputShape.push_back(groupSize(sizes[i]));
     }
     auto expandedType = RankedTensorType::get(shape, type.getElementType());
     return tensor::ExpandShapeOp::create(b, loc, expandedType, value,
                                          reassociation, outputShape);
   }
 
-  /// The extent of the group dim divided by the number of groups.
-  OpFoldResult groupSize() {
-    int64_t extent = op.getInputType().getDimSize(*groupDim);
-    if (!ShapedType::isDynamic(extent))
-      return b.getIndexAttr(extent / *groups);
-    Value dimSize = tensor::DimOp::create(b, loc, op.getInput(), *groupDim);
+  /// `extent / groups` for the group dim of an operand, from that operand's
+  /// own extent (which may be static where the input's is dynamic).
+  OpFoldResult groupSize(OpFoldResult extent) {
+    if (std::optional<int64_t> c = getConstantIntValue(extent))
+      return b.getIndexAttr(*c / *groups);
     Value g = arith::ConstantIndexOp::create(b, loc, *groups);
-    return arith::DivUIOp::create(b, loc, dimSize, g).getResult();
+    return arith::DivUIOp::create(b, loc, cast<Value>(extent), g).getResult();
   }
 
   AffineMap identityMap() { return b.getMultiDimIdentityMap(rank); }

@@ -226,3 +226,16 @@ func.func @f64_to_f32(%x: tensor<16x32xf64>, %init: tensor<16x32xf32>) -> tensor
       ins(%x : tensor<16x32xf64>) outs(%init : tensor<16x32xf32>) -> tensor<16x32xf32>
   return %0 : tensor<16x32xf32>
 }
+
+// -----
+
+// A group dim that is dynamic on the input but static on the output: each
+// operand is expanded with its own extent.
+// CHECK-LABEL: func.func @group_norm_static_output
+// CHECK: tensor.expand_shape %{{.+}} {{\[}}[0], [1, 2]] output_shape [8, 2, %{{.+}}] : tensor<8x?xf32> into tensor<8x2x?xf32>
+// CHECK: tensor.expand_shape %{{.+}} {{\[}}[0], [1, 2]] output_shape [8, 2, 4] : tensor<8x8xf32> into tensor<8x2x4xf32>
+func.func @group_norm_static_output(%x: tensor<8x?xf32>, %o: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %r = norm.normalize standard axes = [1] epsilon = 1.0e-05 groups = 2 on 1
+      ins(%x : tensor<8x?xf32>) outs(%o : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %r : tensor<8x8xf32>
+}
