@@ -98,6 +98,8 @@ void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
     pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // No libcall for 16-bit floats: masked moves of their bits as integers.
+  pm.addPass(createNormMaskedHalfAsIntegerPass());
   pm.addPass(createCanonicalizerPass());
 }
 

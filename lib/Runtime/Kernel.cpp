@@ -18,9 +18,7 @@
 #include "llvm/Support/TargetSelect.h"
 
 #include <chrono>
-#include <cstdint>
 #include <cstdlib>
-#include <cstring>
 
 using namespace mlir;
 using namespace mlir::norm;
@@ -49,21 +47,6 @@ llvm::Expected<TensorSignature> mlir::norm::getTensorSignature(Type type) {
 
 Kernel::~Kernel() = default;
 
-/// float → bf16, round to nearest even, NaN kept quiet. The X86 backend
-/// calls this compiler-rt builtin when it widens bf16 vectors on targets
-/// without native bf16 (e.g. masked bf16 loads on AVX2); neither libgcc nor
-/// the JIT provides it.
-static __bf16 truncFloatToBF16(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  uint16_t result;
-  if ((bits & 0x7fffffffu) > 0x7f800000u)
-    result = static_cast<uint16_t>((bits >> 16) | 0x40);
-  else
-    result =
-        static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
-  return __builtin_bit_cast(__bf16, result);
-}
 
 static std::string diagnosticsOf(llvm::StringRef what) { return what.str(); }
 
@@ -138,13 +121,6 @@ Kernel::compile(ModuleOp module, llvm::StringRef entry,
   if (!engine)
     return engine.takeError();
   kernel->engine = std::move(*engine);
-  kernel->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    symbols[interner("__truncsfbf2")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&truncFloatToBF16),
-        llvm::JITSymbolFlags::Exported};
-    return symbols;
-  });
   kernel->symbol = ("_mlir_ciface_" + entry).str();
   if (llvm::Error e = kernel->engine->lookupPacked(kernel->symbol).takeError())
     return e;

@@ -48,6 +48,18 @@ def NormVectorizeElementwisePass : Pass<"norm-vectorize-elementwise"> {
   ];
 }
 
+def NormMaskedHalfAsIntegerPass : Pass<"norm-masked-half-as-integer"> {
+  let summary = "Masked loads and stores of 16-bit floats as 16-bit integers";
+  let description = [{
+    Rewrites `llvm.intr.masked.load` and `llvm.intr.masked.store` of f16 and
+    bf16 vectors into the same operations on i16 vectors plus bitcasts.
+    Targets without native 16-bit float vectors (AVX2) widen those types
+    through libcalls (`__truncsfbf2`, `__truncsfhf2`); a masked move of the
+    bits needs none.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def NormReadOnlyArgumentsPass
     : Pass<"norm-read-only-arguments", "::mlir::ModuleOp"> {
   let summary = "Mark the tensor arguments of public functions read-only";

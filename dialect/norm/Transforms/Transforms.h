@@ -17,6 +17,11 @@ namespace norm {
 void populateCompensateSumsPatterns(RewritePatternSet &patterns,
                                     PatternBenefit benefit = 1);
 
+/// Masked loads and stores of f16/bf16 vectors as i16 vectors plus bitcasts
+/// (see norm-masked-half-as-integer).
+void populateMaskedHalfAsIntegerPatterns(RewritePatternSet &patterns,
+                                         PatternBenefit benefit = 1);
+
 } // namespace norm
 } // namespace mlir
 
