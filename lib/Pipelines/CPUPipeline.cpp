@@ -44,8 +44,10 @@ void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
-  // Tensor arguments are values: never write the caller's buffers.
+  // Tensor arguments are values: never write the caller's buffers. Each
+  // result gets its own value, hence its own out-parameter.
   pm.addPass(createNormReadOnlyArgumentsPass());
+  pm.addPass(createNormDistinctResultsPass());
   // Bufferize with identity layouts at function boundaries (unit strides
   // stay known), then turn tensor results into out-parameters written in
   // place: the memref-in / memref-out ABI.

@@ -12,7 +12,16 @@ fails when
     custom form -- a *mismatch*;
   * a spec the generator built to be invalid (it records the rule it broke)
     is accepted, or is rejected without an "error:" diagnostic -- a
-    *mismatch*.
+    *mismatch*;
+  * a pass misbehaves on a valid spec (MLIR policy: a pass transforms
+    verifier-valid IR or emits a diagnostic, it never crashes) -- a *crash*
+    or a *mismatch*:
+      - `-convert-norm-to-linalg` must lower every tensor-form spec (exit 0,
+        no norm.normalize left) and reject every memref-form spec with
+        "cannot be decomposed in the memref form";
+      - `-norm-lower-to-cpu-pipeline` must lower every 4th tensor-form spec
+        (at least 60) to LLVM: exit 0, an llvm.func per spec and only LLVM
+        dialect ops (so no norm.normalize, linalg. or tensor. op) left.
 
 The generator carries its own model of the verifier rules (`violations`):
 every valid spec is checked to break no rule and every invalid spec to break
@@ -20,13 +29,26 @@ exactly the one rule it records, so a rejection really means the verifier
 enforces that rule.
 
 Valid specs are checked in batches with `--split-input-file` (one
-`norm-opt` start costs ~70 ms, and four or five runs per spec would not fit
-the time budget otherwise); a batch that fails in any way is re-checked spec
-by spec to name the offender. `--batch 1` checks every valid spec in its own
-files. Invalid specs are always run one per file.
+`norm-opt` start costs ~70 ms, and six runs per spec would not fit the time
+budget otherwise), tensor-form and memref-form specs in separate batches
+(one memref-form spec makes `-convert-norm-to-linalg` exit 1 on the whole
+batch); a batch that fails in any way is re-checked spec by spec to name the
+offender. `--batch 1` checks every valid spec in its own files, `--lower-batch
+1` every pipeline spec, `--lower-stride 1` runs the pipeline on all of them.
+Invalid specs are always run one per file.
+
+Static extents: every operand indexed by an input dim (output, scale, bias,
+statistics) must agree with the others on its static extent, also where the
+input's own extent is dynamic, and `groups` must divide the group dim's
+extent wherever an operand makes it static. The verifier (and `violations`)
+keeps a known extent per input dim, filled in operand order, so each
+conflict is reported on the later operand. Valid specs draw one hidden
+extent per dynamic input dim (`Spec.hidden`) that every operand making the
+dim static uses; the "*_conflict" mutations break exactly that.
 
 Stdlib only. Usage:
   random-specs.py --norm-opt PATH [--count N] [--seed S] [--jobs J]
+                  [--lower-stride N]
 """
 
 import argparse
@@ -54,6 +76,7 @@ MODE_VALUE = {"standard": 0, "rms": 1, "l2": 2}
 CRASH_MARKERS = ("PLEASE submit a bug report", "Stack dump")
 SPLIT = "\n// -----\n"
 TIMEOUT_S = 60
+MIN_LOWERED = 60         # valid tensor-form specs run through the pipeline
 
 
 def hexf(bits: str) -> Tuple[str, float]:
@@ -143,6 +166,11 @@ class Spec:
     form: str = "custom"                 # custom or generic
     hack: Optional[str] = None           # generic-form-only breakage
     rule: Optional[str] = None           # the rule an invalid spec breaks
+    mutation: Optional[str] = None       # how it was broken (if not `rule`)
+    # One extent per input dim (filled by `materialize`): the input's static
+    # extent, or the one every operand that makes a dynamic input dim static
+    # uses (None: all keep it dynamic).
+    hidden: Optional[List[Optional[int]]] = None
     raw: Optional[str] = None            # malformed text, used verbatim
 
     @property
@@ -203,41 +231,112 @@ def compatible(a, b) -> bool:
         x is None or y is None or x == y for x, y in zip(a, b))
 
 
-def extent_conflict(sp: Spec) -> Optional[str]:
-    """Why `sp` (verifier-valid) has no consistent shape, or None.
-
-    The verifier checks every operand's static extents against the input's
-    only. Where the input's extent is dynamic, two other operands may name
-    different static extents for the same input dim (say output 4, scale
-    8), or the group dim may get a static extent that `groups` does not
-    divide from an operand other than the input. No call of such a function
-    can be valid, but the IR verifies. This is the "extent-conflict"
-    category that --tolerate-extent-conflicts singles out."""
-    if sp.raw is not None or sp.hack is not None or sp.x is None:
-        return None
-    seen = {d: {} for d in range(sp.rank)}      # dim -> extent -> operand
-
-    def note(name, t, dims):
-        if t is None:
-            return
-        for i, d in enumerate(dims):
-            if d is not None and i < len(t.shape) and t.shape[i] is not None:
-                seen[d].setdefault(t.shape[i], name)
-
-    note("input", sp.x, range(sp.rank))
-    note("output", sp.out, range(sp.rank))
-    if sp.affine_dims is not None:
-        note("scale", sp.scale, sp.affine_dims)
-        note("bias", sp.bias, sp.affine_dims)
+def stat_dims(sp: Spec) -> List[Optional[int]]:
+    """The input dim behind each statistics dim (None for the groups dim)."""
     g = sp.groups
-    stat_dims = [None if g is not None and d == g[1] else d
-                 for d in range(sp.rank)
-                 if (g is not None and d == g[1]) or d not in sp.axes]
-    stats = [("mean", sp.mean), ("variance", sp.var), ("running_mean",
-             sp.rmean), ("running_var", sp.rvar)]
-    stats += [(f"saved #{i}", t) for i, t in enumerate(sp.saved)]
-    for name, t in stats:
-        note(name, t, stat_dims)
+    return [None if g is not None and d == g[1] else d
+            for d in range(sp.rank)
+            if (g is not None and d == g[1]) or d not in sp.axes]
+
+
+def stat_slots(sp: Spec) -> list:
+    """The statistics operands in operand (= verifier) order."""
+    slots = ["mean", "var"] if sp.mean is not None and sp.var is not None \
+        else []
+    slots += [("saved", i) for i in range(len(sp.saved))]
+    if sp.rmean is not None and sp.rvar is not None:
+        slots += ["rmean", "rvar"]
+    return slots
+
+
+def get_slot(sp: Spec, slot) -> Optional[T]:
+    return getattr(sp, slot) if isinstance(slot, str) else sp.saved[slot[1]]
+
+
+def set_slot(sp: Spec, slot, t: T):
+    if isinstance(slot, str):
+        setattr(sp, slot, t)
+    else:
+        sp.saved[slot[1]] = t
+
+
+def slot_dims(sp: Spec, slot) -> List[Optional[int]]:
+    """The input dim behind each dim of operand `slot` (None: none)."""
+    if slot == "out":
+        return list(range(sp.rank))
+    if slot in ("scale", "bias"):
+        return [d if 0 <= d < sp.rank else None for d in sp.affine_dims]
+    return stat_dims(sp)
+
+
+def known_extents(sp: Spec):
+    """The verifier's known extent of each input dim, filled in operand
+    order: the input's shape, then the output's static sizes, then those of
+    scale and bias (through affine_dims), then those of the statistics
+    operands (mean, variance, saved..., running_mean, running_var; not the
+    groups dim). Returns (want, known): the extents each of scale, bias and
+    the statistics operands is checked against (the known extents just
+    before it; per dim, None: unchecked or dynamic) and the final known
+    extents (for the group divisibility rule). An operand with the wrong
+    rank tells nothing (the verifier stops at it anyway)."""
+    known = list(sp.x.shape)
+    if len(sp.out.shape) == sp.rank:
+        for d, e in enumerate(sp.out.shape):
+            if known[d] is None:
+                known[d] = e
+    want = {}
+
+    def learn(t: T, dims):
+        if len(t.shape) == len(dims):
+            for d, e in zip(dims, t.shape):
+                if d is not None and known[d] is None:
+                    known[d] = e
+
+    affine = sp.affine_dims if not sp.omit_affine_dims else None
+    if affine is not None:
+        dims = slot_dims(sp, "scale")
+        for slot in ("scale", "bias"):
+            t = getattr(sp, slot)
+            if t is None:
+                continue
+            # Per dim: checked against, then learnt from (in this order).
+            w = []
+            for i, d in enumerate(dims):
+                w.append(None if d is None else known[d])
+                if d is not None and len(t.shape) == len(dims) and \
+                        known[d] is None:
+                    known[d] = t.shape[i]
+            want[slot] = w
+    g = sp.groups
+    sdims = stat_dims(sp)
+    for slot in stat_slots(sp):
+        want[slot] = [g[0] if d is None else known[d] for d in sdims]
+        learn(get_slot(sp, slot), sdims)
+    return want, known
+
+
+def extent_conflict(sp: Spec) -> Optional[str]:
+    """Why the static extents of `sp` disagree, or None: an order-free
+    cross-check of `known_extents` (a valid spec must have none). Two
+    operands name different static extents for one input dim, or `groups`
+    does not divide a static extent of the group dim."""
+    seen = {d: {} for d in range(sp.rank)}      # dim -> extent -> operand
+    slots = ["out"]
+    if sp.affine_dims is not None and not sp.omit_affine_dims:
+        slots += [s for s in ("scale", "bias") if getattr(sp, s) is not None]
+    slots += stat_slots(sp)
+    for d, e in enumerate(sp.x.shape):
+        if e is not None:
+            seen[d].setdefault(e, "input")
+    for slot in slots:
+        t, dims = get_slot(sp, slot), slot_dims(sp, slot)
+        if len(t.shape) != len(dims):
+            continue
+        for d, e in zip(dims, t.shape):
+            if d is not None and e is not None:
+                seen[d].setdefault(e, slot if isinstance(slot, str)
+                                   else f"saved #{slot[1]}")
+    g = sp.groups
     for d in range(sp.rank):
         if len(seen[d]) > 1:
             return "dim %d: %s" % (d, ", ".join(
@@ -296,6 +395,10 @@ def violations(sp: Spec) -> List[str]:
 
     if not compatible(sp.out.shape, sp.x.shape):
         v.append("output_shape")
+    # The extents the operands below are checked against (the verifier
+    # stops at the first broken rule; past one, these only need to be
+    # defined).
+    want, known = known_extents(sp)
 
     groups_ok = True
     if sp.groups is not None:
@@ -310,10 +413,6 @@ def violations(sp: Spec) -> List[str]:
             if d not in sp.axes:
                 v.append("group_dim_not_axis")
                 groups_ok = False
-            e = sp.x.shape[d]
-            if g > 0 and e is not None and e % g != 0:
-                v.append("groups_not_divide")
-                groups_ok = False
 
     affine = sp.affine_dims if not sp.omit_affine_dims else None
     if sp.scale is None and sp.bias is None:
@@ -326,23 +425,20 @@ def violations(sp: Spec) -> List[str]:
             v.append("affine_range")
         if len(set(affine)) != len(affine):
             v.append("affine_dup")
-        for p in (sp.scale, sp.bias):
+        for name in ("scale", "bias"):
+            p = getattr(sp, name)
             if p is None:
                 continue
             if len(p.shape) != len(affine):
                 v.append("affine_rank")
-            elif any(0 <= d < rank and p.shape[i] is not None
-                     and sp.x.shape[d] is not None
-                     and p.shape[i] != sp.x.shape[d]
-                     for i, d in enumerate(affine)):
+            elif not compatible(p.shape, want[name]):
                 v.append("affine_extent")
             if p.elem not in param_ok:
                 v.append("affine_elem")
 
-    S = stats_shape(sp)
-
-    def stat_operand(t: T, rule: str):
-        if not compatible(t.shape, S):
+    def stat_operand(slot, rule: str):
+        t = get_slot(sp, slot)
+        if not compatible(t.shape, want[slot]):
             v.append(rule + "_shape")
         if t.elem not in param_ok:
             v.append(rule + "_elem")
@@ -355,16 +451,16 @@ def violations(sp: Spec) -> List[str]:
             v.append("stats_running")
         if sp.saved:
             v.append("stats_saved")
-        stat_operand(sp.mean, "stats")
-        stat_operand(sp.var, "stats")
+        stat_operand("mean", "stats")
+        stat_operand("var", "stats")
 
     if sp.saved_variance and (sp.mode != "standard" or not sp.saved):
         v.append("saved_variance")
     if sp.saved:
         if len(sp.saved) != (2 if sp.mode == "standard" else 1):
             v.append("saved_count")
-        for t in sp.saved:
-            stat_operand(t, "saved")
+        for i in range(len(sp.saved)):
+            stat_operand(("saved", i), "saved")
 
     if running:
         if sp.mode != "standard":
@@ -376,13 +472,19 @@ def violations(sp: Spec) -> List[str]:
         if sp.unbiased and axes_ok and groups_ok and \
                 static_reduction_size(sp) == 1:
             v.append("unbiased_size1")
-        stat_operand(sp.rmean, "running")
-        stat_operand(sp.rvar, "running")
+        stat_operand("rmean", "running")
+        stat_operand("rvar", "running")
     else:
         if sp.momentum is not None:
             v.append("momentum_without_running")
         if sp.unbiased:
             v.append("unbiased_without_running")
+
+    # After all operands: the group dim's known extent holds whole groups.
+    if sp.groups is not None:
+        g, d = sp.groups
+        if g > 0 and 0 <= d < rank and known[d] is not None and known[d] % g:
+            v.append("groups_not_divide")
 
     results = sp.result_types()
     if sp.kind == "tensor":
@@ -648,26 +750,58 @@ def make_plan(rng) -> Spec:
     return sp
 
 
-def relax(rng, shape, p=0.2):
+def relax(rng, shape, p=0.2, fill=None):
     """A shape compatible with `shape`: some static dims made dynamic and
-    some dynamic ones made static."""
+    some dynamic ones made static, dim i to fill[i] (a random extent without
+    `fill`; kept dynamic where fill[i] is None)."""
     out = []
-    for d in shape:
+    for i, d in enumerate(shape):
         if rng.random() < p:
-            d = None if d is not None else rng.randint(1, 8)
+            if d is not None:
+                d = None
+            elif fill is None:
+                d = rng.randint(1, 8)
+            else:
+                d = fill[i]
         out.append(d)
     return tuple(out)
+
+
+def hidden_fill(sp: Spec, dims) -> List[Optional[int]]:
+    """The hidden extents behind operand dims `dims` (input dims or None)."""
+    return [None if d is None or not 0 <= d < sp.rank else sp.hidden[d]
+            for d in dims]
+
+
+def draw_hidden(rng, sp: Spec) -> List[Optional[int]]:
+    """One extent per input dim that the operands may make static: the
+    input's own, else a random one (a multiple of G for the group dim), or
+    None (every operand keeps the dim dynamic)."""
+    g = sp.groups
+    hidden = []
+    for d, e in enumerate(sp.in_shape):
+        if e is None:
+            if g is not None and d == g[1] and g[0] > 0:
+                e = g[0] * rng.randint(1, 8 // g[0]) if g[0] <= 8 else None
+            elif rng.random() < 0.85:
+                e = rng.randint(1, 8)
+        hidden.append(e)
+    return hidden
 
 
 def materialize(rng, sp: Spec):
     kind = sp.kind
     allowed = sp.param_elems or tuple(sorted({sp.in_elem, acc_type(sp)}))
+    sp.hidden = draw_hidden(rng, sp)
 
-    def param(shape):
-        return T(kind, relax(rng, shape), rng.choice(allowed))
+    def param(shape, dims):
+        return T(kind, relax(rng, shape, fill=hidden_fill(sp, dims)),
+                 rng.choice(allowed))
 
     sp.x = T(kind, tuple(sp.in_shape), sp.in_elem)
-    sp.out = T(kind, relax(rng, sp.in_shape), sp.out_elem)
+    sp.out = T(kind, relax(rng, sp.in_shape,
+                           fill=hidden_fill(sp, range(sp.rank))),
+               sp.out_elem)
     in_shape = sp.in_shape
 
     def affine_shape():
@@ -675,22 +809,27 @@ def materialize(rng, sp: Spec):
                 for d in sp.affine_dims]
 
     if sp.const_affine:
-        # Constants need static shapes; the value decides whether the
-        # canonicalizer may drop the operand.
-        shape = tuple(d if d is not None else rng.randint(1, 8)
-                      for d in affine_shape())
-        elem = rng.choice(allowed)
-        sp.scale = T(kind, shape, elem) if sp.has_scale else None
-        sp.bias = T(kind, shape, elem) if sp.has_bias else None
-    else:
-        sp.scale = param(affine_shape()) if sp.has_scale else None
-        sp.bias = param(affine_shape()) if sp.has_bias else None
-    S = stats_shape(sp)
+        # Constants need static shapes (the hidden extents); the value
+        # decides whether the canonicalizer may drop the operand.
+        shape = tuple(d if d is not None else h for d, h in
+                      zip(affine_shape(), hidden_fill(sp, sp.affine_dims)))
+        if None in shape:
+            sp.const_affine = False       # no static extent fits
+        else:
+            elem = rng.choice(allowed)
+            sp.scale = T(kind, shape, elem) if sp.has_scale else None
+            sp.bias = T(kind, shape, elem) if sp.has_bias else None
+    if not sp.const_affine:
+        dims = [d if 0 <= d < sp.rank else None for d in sp.affine_dims] \
+            if sp.affine_dims is not None else []
+        sp.scale = param(affine_shape(), dims) if sp.has_scale else None
+        sp.bias = param(affine_shape(), dims) if sp.has_bias else None
+    S, dims = stats_shape(sp), stat_dims(sp)
     if sp.has_stats:
-        sp.mean, sp.var = param(S), param(S)
-    sp.saved = [param(S) for _ in range(sp.n_saved)]
+        sp.mean, sp.var = param(S, dims), param(S, dims)
+    sp.saved = [param(S, dims) for _ in range(sp.n_saved)]
     if sp.has_running:
-        sp.rmean, sp.rvar = param(S), param(S)
+        sp.rmean, sp.rvar = param(S, dims), param(S, dims)
 
 
 # --- Mutations: each breaks one rule; returns False when not applicable. ---
@@ -971,21 +1110,22 @@ PLAN_MUTATIONS = {
 }
 
 
-def break_shape(rng, t: T, ref) -> Optional[T]:
-    """A shape incompatible with `ref`."""
+def break_shape(rng, t: T, ref, fill) -> Optional[T]:
+    """A shape incompatible with `ref` (dynamic dims made static: to
+    `fill`, see `relax`)."""
     choices = ["rank"]
     static = [i for i, d in enumerate(ref) if d is not None]
     if static:
         choices += ["extent", "extent"]
     how = rng.choice(choices)
     if how == "rank":
-        shape = list(relax(rng, ref))
+        shape = list(relax(rng, ref, fill=fill))
         if shape and rng.random() < 0.5:
             del shape[rng.randrange(len(shape))]
         else:
             shape.insert(rng.randint(0, len(shape)), rand_dim(rng))
     else:
-        shape = list(relax(rng, ref))
+        shape = list(relax(rng, ref, fill=fill))
         i = rng.choice(static)
         shape[i] = rng.choice([e for e in range(0, 10) if e != ref[i]])
     return replace(t, shape=tuple(shape))
@@ -1012,7 +1152,8 @@ def t_operand_kind(rng, sp):
 
 
 def t_output_shape(rng, sp):
-    sp.out = break_shape(rng, sp.out, sp.in_shape)
+    sp.out = break_shape(rng, sp.out, sp.in_shape,
+                         hidden_fill(sp, range(sp.rank)))
     return True
 
 
@@ -1064,7 +1205,9 @@ def t_stat(group, kind):
         t = getattr(sp, slot) if isinstance(slot, str) \
             else sp.saved[slot[1]]
         if kind == "shape":
-            nt = break_shape(rng, t, stats_shape(sp))
+            # Against the statistics shape from the known extents.
+            nt = break_shape(rng, t, known_extents(sp)[0][slot],
+                             hidden_fill(sp, stat_dims(sp)))
         else:
             nt = replace(t, elem=rng.choice(
                 other_floats(sp.in_elem, acc_type(sp)) + list(BAD_ELEMS)))
@@ -1074,6 +1217,82 @@ def t_stat(group, kind):
             sp.saved[slot[1]] = nt
         return True
     return mutate
+
+
+def with_dim(t: T, i: int, e: Optional[int]) -> T:
+    shape = list(t.shape)
+    shape[i] = e
+    return replace(t, shape=tuple(shape))
+
+
+def carriers(sp: Spec) -> list:
+    """The operands indexed by input dims, in verifier order."""
+    slots = ["out"]
+    if sp.affine_dims is not None and not sp.omit_affine_dims:
+        slots += [n for n in ("scale", "bias") if getattr(sp, n) is not None]
+    return slots + stat_slots(sp)
+
+
+def slot_group(slot) -> str:
+    if slot in ("scale", "bias"):
+        return "affine"
+    if slot in ("mean", "var"):
+        return "stats"
+    if slot in ("rmean", "rvar"):
+        return "running"
+    return "out" if slot == "out" else "saved"
+
+
+def t_extent_conflict(group):
+    """Two static extents for one dynamic input dim: an operand of `group`
+    names another extent than an earlier operand (made static here if no
+    earlier one is) for the same dim."""
+    def mutate(rng, sp):
+        order = carriers(sp)
+        targets = [(k, slot, i, d) for k, slot in enumerate(order)
+                   if slot_group(slot) == group
+                   for i, d in enumerate(slot_dims(sp, slot))
+                   if d is not None and sp.in_shape[d] is None]
+        if not targets:
+            return False
+        k, slot, i, d = rng.choice(targets)
+        e = known_extents(sp)[0][slot][i]
+        if e is None:
+            earlier = [(s, j) for s in order[:k]
+                       for j, dd in enumerate(slot_dims(sp, s)) if dd == d]
+            e = sp.hidden[d]
+            if e is None:
+                g = sp.groups
+                if g is not None and d == g[1]:
+                    return False      # no extent G divides in reach
+                e = rng.randint(1, 8)
+            s, j = rng.choice(earlier)
+            set_slot(sp, s, with_dim(get_slot(sp, s), j, e))
+        set_slot(sp, slot, with_dim(get_slot(sp, slot), i,
+                                    rng.choice([x for x in range(10)
+                                                if x != e])))
+        return True
+    return mutate
+
+
+def t_groups_not_divide_conflict(rng, sp):
+    """The group dim is dynamic in the input; output, scale or bias (some
+    of them, the others dynamic) make it static with an extent `groups`
+    does not divide."""
+    if sp.groups is None:
+        return False
+    g, d = sp.groups
+    if g <= 1 or not 0 <= d < sp.rank or sp.in_shape[d] is not None:
+        return False
+    dims = [(s, i) for s in carriers(sp)
+            for i, dd in enumerate(slot_dims(sp, s)) if dd == d]
+    e = rng.choice([x for x in range(1, 10) if x % g])
+    chosen = {rng.choice(dims)}
+    chosen |= {c for c in dims if rng.random() < 0.4}
+    for s, i in dims:
+        set_slot(sp, s, with_dim(get_slot(sp, s), i,
+                                 e if (s, i) in chosen else None))
+    return True
 
 
 def t_results_count(rng, sp):
@@ -1122,6 +1341,21 @@ TYPE_MUTATIONS = {
     "running_shape": t_stat("running", "shape"),
     "running_elem": t_stat("running", "elem"),
     "results_count": t_results_count, "results_type": t_results_type,
+    # Conflicting static extents through a dynamic input dim.
+    "affine_extent_conflict": t_extent_conflict("affine"),
+    "stats_shape_conflict": t_extent_conflict("stats"),
+    "saved_shape_conflict": t_extent_conflict("saved"),
+    "running_shape_conflict": t_extent_conflict("running"),
+    "groups_not_divide_conflict": t_groups_not_divide_conflict,
+}
+
+# The rule a mutation breaks, where its name is not the rule.
+MUTATION_RULE = {
+    "affine_extent_conflict": "affine_extent",
+    "stats_shape_conflict": "stats_shape",
+    "saved_shape_conflict": "saved_shape",
+    "running_shape_conflict": "running_shape",
+    "groups_not_divide_conflict": "groups_not_divide",
 }
 
 GENERIC_HACKS = ["generic_mean_only", "generic_running_mean_only",
@@ -1342,6 +1576,8 @@ class Case:
     def label(self) -> str:
         sp = self.spec
         what = "valid" if sp.valid else f"invalid, breaks '{sp.rule}'"
+        if sp.mutation:
+            what += f" ({sp.mutation})"
         return (f"spec #{self.index} ({sp.variant}, {sp.kind}, {sp.form} "
                 f"form, {what})")
 
@@ -1384,12 +1620,22 @@ def generate(rng: random.Random, index: int) -> Case:
             if found:
                 raise AssertionError(f"generator bug: valid spec breaks "
                                      f"{found}: {sp}")
+            why = extent_conflict(sp)
+            if why:
+                raise AssertionError(f"generator bug: valid spec has "
+                                     f"conflicting extents ({why}): {sp}")
             return Case(index, sp, render(sp, rng))
         if want == "rule":
+            rule = MUTATION_RULE.get(mutation, mutation)
             found = violations(sp)
-            if found != [mutation]:
+            if found != [rule]:
                 continue      # the mutation broke more (or less): retry
-            sp.rule = mutation
+            if mutation in MUTATION_RULE and not extent_conflict(sp):
+                raise AssertionError(f"generator bug: {mutation} left the "
+                                     f"extents consistent: {sp}")
+            sp.rule = rule
+            if mutation != rule:
+                sp.mutation = mutation
             return Case(index, sp, render(sp, rng))
         if want == "generic":
             if hack == "generic_mean_only" and sp.mean is None or \
@@ -1463,12 +1709,47 @@ class Failure:
     crash: bool
     what: str
     run: Optional[Run] = None
+    stage: str = ""           # valid, invalid or lower
 
 
-def check_valid_file(norm_opt, path, split) -> Optional[Tuple[bool, str, Run]]:
-    """Runs the valid-spec checks on `path`; None when all pass, else
+MEMREF_DIAG = "cannot be decomposed in the memref form"
+# After the CPU pipeline: an op name at the start of a statement.
+OP_NAME = re.compile(r'^\s*(?:%[^=]*=\s*)?"?([A-Za-z_][\w$]*)\.[\w.$]+')
+LEFTOVER = re.compile(r"norm\.normalize|linalg\.|tensor\.")
+
+
+def check_convert(norm_opt, path, flags, n, mode):
+    """-convert-norm-to-linalg on `n` specs of one `mode`: tensor (must
+    lower, leaving no norm.normalize) or memref (must fail with the
+    memref-form diagnostic, once per spec). None when it passes, else
     (crashed, what, run)."""
-    flags = ["--split-input-file"] if split else []
+    conv = run(norm_opt, flags + ["-convert-norm-to-linalg", path])
+    if conv.crashed:
+        return True, "-convert-norm-to-linalg crashed", conv
+    if mode == "memref":
+        if conv.rc != 1:
+            return False, ("-convert-norm-to-linalg did not reject a "
+                           f"memref-form spec with '{MEMREF_DIAG}'"), conv
+        errors = [ln for ln in conv.err.splitlines() if "error:" in ln]
+        if len(errors) != n or not all(MEMREF_DIAG in ln for ln in errors):
+            return False, ("-convert-norm-to-linalg: expected "
+                           f"{n} '{MEMREF_DIAG}' error(s), got "
+                           f"{len(errors)} error(s)"), conv
+        return None
+    if conv.rc != 0:
+        return False, ("-convert-norm-to-linalg failed on a valid "
+                       "tensor-form spec"), conv
+    if "norm.normalize" in conv.out:
+        return False, ("-convert-norm-to-linalg left a norm.normalize "
+                       "behind"), conv
+    return None
+
+
+def check_valid_file(norm_opt, path, n, mode) -> \
+        Optional[Tuple[bool, str, Run]]:
+    """Runs the valid-spec checks on `path` (`n` specs, split when n > 1);
+    None when all pass, else (crashed, what, run)."""
+    flags = ["--split-input-file"] if n > 1 else []
     plain = run(norm_opt, flags + [path])
     steps = [("norm-opt", plain),
              ("norm-opt -canonicalize",
@@ -1496,28 +1777,60 @@ def check_valid_file(norm_opt, path, split) -> Optional[Tuple[bool, str, Run]]:
     if again.out != plain.out:
         return False, ("printing is not idempotent:\n--- first:\n"
                        f"{plain.out}--- second:\n{again.out}"), again
+    return check_convert(norm_opt, path, flags, n, mode)
+
+
+def check_lower_file(norm_opt, path, n) -> Optional[Tuple[bool, str, Run]]:
+    """-norm-lower-to-cpu-pipeline on `n` tensor-form specs: must exit 0
+    and leave, per spec, an llvm.func and nothing but LLVM dialect ops."""
+    flags = ["--split-input-file"] if n > 1 else []
+    r = run(norm_opt, flags + ["-norm-lower-to-cpu-pipeline", path])
+    if r.crashed:
+        return True, "-norm-lower-to-cpu-pipeline crashed", r
+    if r.rc != 0:
+        return False, ("-norm-lower-to-cpu-pipeline failed on a valid "
+                       "tensor-form spec"), r
+    chunks = r.out.split("// -----") if n > 1 else [r.out]
+    if len(chunks) != n:
+        return False, (f"-norm-lower-to-cpu-pipeline printed {len(chunks)} "
+                       f"modules for {n} specs"), r
+    for chunk in chunks:
+        if "llvm.func" not in chunk:
+            return False, ("-norm-lower-to-cpu-pipeline left no llvm.func:"
+                           f"\n{chunk}"), r
+        m = LEFTOVER.search(chunk)
+        bad = [ln.strip() for ln in chunk.splitlines()
+               if (lambda o: o and o.group(1) not in ("llvm", "builtin"))(
+                   OP_NAME.match(ln))]
+        if m or bad:
+            what = m.group(0) if m else bad[0]
+            return False, ("-norm-lower-to-cpu-pipeline left a non-LLVM op "
+                           f"behind ({what}):\n{chunk}"), r
     return None
 
 
-def check_valid_batch(norm_opt, tmp, cases, batch_id) -> List[Failure]:
+def check_batch(check, prefix, norm_opt, tmp, cases, batch_id, stage,
+                *args) -> List[Failure]:
+    """Runs `check` on the batch; when that fails, on each spec alone to
+    name the offending spec(s)."""
     if len(cases) > 1:
-        path = os.path.join(tmp, f"valid-batch-{batch_id}.mlir")
+        path = os.path.join(tmp, f"{prefix}-batch-{batch_id}.mlir")
         with open(path, "w") as f:
             f.write(SPLIT.join(c.text for c in cases))
-        if check_valid_file(norm_opt, path, split=True) is None:
+        if check(norm_opt, path, len(cases), *args) is None:
             return []
-    # Check one by one to name the offending spec(s).
     failures = []
     for c in cases:
-        path = os.path.join(tmp, f"spec-{c.index}.mlir")
+        path = os.path.join(tmp, f"{prefix}-spec-{c.index}.mlir")
         with open(path, "w") as f:
             f.write(c.text)
-        res = check_valid_file(norm_opt, path, split=False)
+        res = check(norm_opt, path, 1, *args)
         if res is not None:
-            failures.append(Failure(c, res[0], res[1], res[2]))
+            failures.append(Failure(c, res[0], res[1], res[2], stage))
     if len(cases) > 1 and not failures:
         failures.append(Failure(cases[0], False,
-                                "batch failed but every spec passed alone"))
+                                "batch failed but every spec passed alone",
+                                None, stage))
     return failures
 
 
@@ -1527,17 +1840,20 @@ def check_invalid(norm_opt, tmp, case, check_diags) -> List[Failure]:
         f.write(case.text)
     r = run(norm_opt, [path])
     if r.crashed:
-        return [Failure(case, True, "norm-opt crashed", r)]
+        return [Failure(case, True, "norm-opt crashed", r, "invalid")]
     if r.rc == 0:
-        return [Failure(case, False, "an invalid spec was accepted", r)]
+        return [Failure(case, False, "an invalid spec was accepted", r,
+                        "invalid")]
     if "error:" not in r.err:
-        return [Failure(case, False, "rejected without an 'error:'", r)]
+        return [Failure(case, False, "rejected without an 'error:'", r,
+                        "invalid")]
     rule = case.spec.rule
     if check_diags and rule in DIAGNOSTICS:
         first = next((ln for ln in r.err.splitlines() if "error:" in ln), "")
         if not re.search(DIAGNOSTICS[rule], first):
             return [Failure(case, False,
-                            f"rejected, but not for '{rule}'", r)]
+                            f"rejected, but not for '{rule}'", r,
+                            "invalid")]
     return []
 
 
@@ -1563,6 +1879,12 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--batch", type=int, default=25,
                     help="valid specs per --split-input-file run (1: none)")
+    ap.add_argument("--lower-stride", type=int, default=0,
+                    help="run the CPU pipeline on every Nth valid tensor-"
+                         "form spec (0: 4, or less to reach %d specs)"
+                         % MIN_LOWERED)
+    ap.add_argument("--lower-batch", type=int, default=8,
+                    help="specs per CPU-pipeline run (1: none)")
     ap.add_argument("--check-diagnostics", action="store_true",
                     help="also require the first error to name the broken "
                          "rule (a development aid)")
@@ -1577,17 +1899,23 @@ def main():
     cases = [generate(rng, i) for i in range(args.count)]
     valid = [c for c in cases if c.valid]
     invalid = [c for c in cases if not c.valid]
+    memref = [c for c in valid if c.spec.kind == "memref"]
+    tensor = [c for c in valid if c.spec.kind == "tensor"]
+    # The CPU-pipeline subset: every `stride`th tensor-form spec.
+    stride = args.lower_stride or max(1, min(4, len(tensor) // MIN_LOWERED))
+    lower = tensor[::stride]
 
     if args.dump:
         os.makedirs(args.dump, exist_ok=True)
         for c in cases:
-            name = "valid" if c.valid else c.spec.rule.replace(":", "-")
+            name = "valid" if c.valid else \
+                (c.spec.mutation or c.spec.rule).replace(":", "-")
             with open(os.path.join(args.dump,
                                    f"{c.index:04d}-{name}.mlir"), "w") as f:
                 f.write(f"// {c.label()}\n" + c.text)
     if args.verbose:
-        hist = Counter(c.spec.rule or "valid:" + c.spec.variant
-                       for c in cases)
+        hist = Counter(c.spec.mutation or c.spec.rule or
+                       "valid:" + c.spec.variant for c in cases)
         for k, n in sorted(hist.items()):
             print(f"  {n:4d} {k}", file=sys.stderr)
 
@@ -1595,10 +1923,21 @@ def main():
     with tempfile.TemporaryDirectory(prefix="random-specs-") as tmp, \
             concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         futures = []
+        # The slow CPU-pipeline runs first, so the pool ends evenly.
+        step = max(1, args.lower_batch)
+        for b, i in enumerate(range(0, len(lower), step)):
+            futures.append(pool.submit(
+                check_batch, check_lower_file, "lower", args.norm_opt, tmp,
+                lower[i:i + step], b, "lower"))
+        # Valid specs of one form per batch: one memref-form spec makes
+        # -convert-norm-to-linalg exit 1 on the whole batch.
         step = max(1, args.batch)
-        for b, i in enumerate(range(0, len(valid), step)):
-            futures.append(pool.submit(check_valid_batch, args.norm_opt, tmp,
-                                       valid[i:i + step], b))
+        for prefix, group, mode in (("tensor", tensor, "tensor"),
+                                    ("memref", memref, "memref")):
+            for b, i in enumerate(range(0, len(group), step)):
+                futures.append(pool.submit(
+                    check_batch, check_valid_file, prefix, args.norm_opt,
+                    tmp, group[i:i + step], b, "valid", mode))
         for c in invalid:
             futures.append(pool.submit(check_invalid, args.norm_opt, tmp, c,
                                        args.check_diagnostics))
@@ -1611,19 +1950,31 @@ def main():
             print(f"error: {e}")
             return 2
 
-    failures.sort(key=lambda f: f.case.index)
+    failures.sort(key=lambda f: (f.case.index, f.stage))
     for f in failures:
         report(f)
     crashes = len({f.case.index for f in failures if f.crash})
     mismatches = len({f.case.index for f in failures if not f.crash})
-    print(f"random-specs: {len(cases)} specs ({len(valid)} valid, "
-          f"{len(invalid)} invalid), {crashes} crashes, "
-          f"{mismatches} mismatches")
+
+    def passed(group, stage):
+        bad = {f.case.index for f in failures if f.stage == stage}
+        return sum(c.index not in bad for c in group)
+
+    summary = (f"random-specs: {len(cases)} specs ({len(valid)} valid, "
+               f"{len(invalid)} invalid), {crashes} crashes, "
+               f"{mismatches} mismatches, {passed(tensor, 'valid')} "
+               f"converted, {passed(memref, 'valid')} memref-rejected, "
+               f"{passed(lower, 'lower')} lowered")
+    print(summary)
     print(f"random-specs: {time.time() - start:.1f} s", file=sys.stderr)
     ok = not failures
     if len(valid) < 100 or len(invalid) < 100:
         print(f"error: too few valid ({len(valid)}) or invalid "
               f"({len(invalid)}) specs; need at least 100 of each")
+        ok = False
+    if len(lower) < MIN_LOWERED:
+        print(f"error: too few specs ({len(lower)}) for the CPU pipeline; "
+              f"need at least {MIN_LOWERED}")
         ok = False
     return 0 if ok else 1
 

@@ -60,6 +60,22 @@ def NormMaskedHalfAsIntegerPass : Pass<"norm-masked-half-as-integer"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def NormDistinctResultsPass
+    : Pass<"norm-distinct-results", "::mlir::ModuleOp"> {
+  let summary = "Give each tensor result of a public function its own value";
+  let description = [{
+    Where a public `func.func` returns the same tensor value more than once
+    (two saved statistics that fold to one empty tensor, say), the later
+    occurrences return a `linalg.copy` of it. Each result then becomes its
+    own out-parameter after bufferization; upstream
+    `buffer-results-to-out-params` cannot hand one buffer to two.
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 def NormReadOnlyArgumentsPass
     : Pass<"norm-read-only-arguments", "::mlir::ModuleOp"> {
   let summary = "Mark the tensor arguments of public functions read-only";
