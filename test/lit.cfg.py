@@ -31,7 +31,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.norm_tools_dir, append_path=True)
 
 tool_dirs = [config.norm_tools_dir, config.llvm_tools_dir]
-tools = ["norm-opt", "norm-builder-test", "norm-runtime-test"]
+tools = ["norm-opt", "norm-runner", "norm-builder-test", "norm-runtime-test"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Runtime libraries for mlir-runner (upstream lit.cfg.py's add_runtime).
