@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::norm;
@@ -911,4 +912,171 @@ void Checker::writeJson() {
 int mlir::norm::runCheck(Kernel &kernel, const EntryAnalysis &analysis,
                          const CheckOptions &options, llvm::raw_ostream &os) {
   return Checker(kernel, analysis, options, os).run();
+}
+
+//===----------------------------------------------------------------------===//
+// --bench
+//===----------------------------------------------------------------------===//
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+/// Median seconds of `body` over repetitions after a warm-up, measured for
+/// at least `minSeconds` and 5 repetitions.
+template <typename Fn>
+double medianSeconds(Fn body, double minSeconds) {
+  for (int i = 0; i < 3; ++i)
+    body();
+  std::vector<double> times;
+  Clock::time_point deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(minSeconds));
+  while (times.size() < 5 ||
+         (Clock::now() < deadline && times.size() < 100000)) {
+    Clock::time_point start = Clock::now();
+    body();
+    times.push_back(
+        std::chrono::duration<double>(Clock::now() - start).count());
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+/// Copies `bytes` bytes with `threads` threads, each its own contiguous part.
+void parallelCopy(char *dst, const char *src, size_t bytes, int threads) {
+  if (threads <= 1) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+  std::vector<std::thread> workers;
+  size_t chunk = (bytes + threads - 1) / threads;
+  for (int t = 0; t < threads; ++t) {
+    size_t begin = std::min(bytes, t * chunk);
+    size_t end = std::min(bytes, begin + chunk);
+    workers.emplace_back(
+        [=] { std::memcpy(dst + begin, src + begin, end - begin); });
+  }
+  for (std::thread &w : workers)
+    w.join();
+}
+} // namespace
+
+int mlir::norm::runBench(Kernel &kernel, const EntryAnalysis &analysis,
+                         const BenchOptions &options, llvm::raw_ostream &os) {
+  int64_t xIndex = argIndexOf(analysis, analysis.isCosine ? OperandRole::CosineX
+                                                          : OperandRole::Input);
+  const TensorSignature &xSig = kernel.arguments()[xIndex];
+  std::vector<std::vector<int64_t>> shapes = options.shapes;
+  if (shapes.empty()) {
+    std::vector<int64_t> shape;
+    for (int64_t d : xSig.shape)
+      shape.push_back(ShapedType::isDynamic(d) ? 1024 : d);
+    shapes.push_back(shape);
+  }
+  os << llvm::format("%-20s %12s %12s %12s %10s %9s\n", "shape", "us/call",
+                     "MB moved", "GB/s", "copy GB/s", "of copy");
+  llvm::json::Array rows;
+  int status = 0;
+  for (const std::vector<int64_t> &shape : shapes) {
+    std::string shapeStr = formatShape(shape);
+    if (shape.size() != xSig.shape.size()) {
+      os << shapeStr << ": does not fit the input type\n";
+      status = 2;
+      continue;
+    }
+    // Inputs: the random case of the check (cosine: both sides random).
+    NormSpec spec = analysis.spec;
+    std::optional<HostArray> w;
+    TestCase test;
+    if (analysis.isCosine) {
+      NormSpec side = spec;
+      side.outType = side.accType;
+      test = makeRandomCase(side, shape, OperandDTypes(), options.seed);
+      const TensorSignature &wSig =
+          kernel.arguments()[argIndexOf(analysis, OperandRole::CosineW)];
+      std::vector<int64_t> wShape = {
+          ShapedType::isDynamic(wSig.shape[0]) ? shape[0] : wSig.shape[0],
+          shape[1]};
+      w = makeRandomCase(side, wShape, OperandDTypes(), options.seed + 1)
+              .inputs.x;
+    } else {
+      test = makeRandomCase(spec, shape, operandDTypes(analysis, kernel),
+                            options.seed);
+    }
+    std::vector<const HostArray *> args =
+        arrangeArguments(analysis, test.inputs, w ? &*w : nullptr);
+    std::vector<std::vector<int64_t>> argShapes;
+    for (const HostArray *a : args)
+      argShapes.push_back(a->shape);
+    auto resultShapes = inferResultShapes(analysis, kernel, argShapes);
+    if (!resultShapes) {
+      os << shapeStr << ": " << llvm::toString(resultShapes.takeError())
+         << "\n";
+      status = 2;
+      continue;
+    }
+    std::vector<HostArray> results;
+    for (auto [i, sig] : llvm::enumerate(kernel.results()))
+      results.emplace_back(sig.dtype, (*resultShapes)[i]);
+    std::vector<HostArray *> resultPtrs;
+    for (HostArray &r : results)
+      resultPtrs.push_back(&r);
+
+    size_t bytes = 0;
+    for (const HostArray *a : args)
+      bytes += a->bytes.size();
+    for (const HostArray &r : results)
+      bytes += r.bytes.size();
+
+    bool failed = false;
+    double kernelSeconds = medianSeconds(
+        [&] {
+          if (llvm::Error e = kernel.call(args, resultPtrs)) {
+            llvm::consumeError(std::move(e));
+            failed = true;
+          }
+        },
+        options.minSeconds);
+    if (failed) {
+      os << shapeStr << ": the kernel call failed\n";
+      status = 2;
+      continue;
+    }
+    // The roofline: a copy that reads and writes bytes/2 each, the same
+    // traffic as the kernel's byte model.
+    size_t half = std::max<size_t>(bytes / 2, 1);
+    std::vector<char> src(half, 1), dst(half, 0);
+    double copySeconds = medianSeconds(
+        [&] { parallelCopy(dst.data(), src.data(), half, options.threads); },
+        options.minSeconds);
+    double gbps = bytes / kernelSeconds / 1e9;
+    double copyGbps = 2.0 * half / copySeconds / 1e9;
+    os << llvm::format("%-20s %12.2f %12.3f %12.2f %10.2f %8.1f%%\n",
+                       shapeStr.c_str(), kernelSeconds * 1e6, bytes / 1e6, gbps,
+                       copyGbps, 100.0 * gbps / copyGbps);
+    rows.push_back(llvm::json::Object{{"shape", shapeStr},
+                                      {"us_per_call", kernelSeconds * 1e6},
+                                      {"bytes", static_cast<int64_t>(bytes)},
+                                      {"gb_per_s", gbps},
+                                      {"copy_gb_per_s", copyGbps},
+                                      {"fraction_of_copy", gbps / copyGbps},
+                                      {"threads", options.threads}});
+  }
+  os << "compile: " << llvm::format("%.1f", kernel.compileSeconds() * 1e3)
+     << " ms\n";
+  if (!options.jsonPath.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream file(options.jsonPath, ec);
+    if (ec) {
+      os << "norm-runner: error: cannot write " << options.jsonPath << ": "
+         << ec.message() << "\n";
+      return 2;
+    }
+    file << llvm::formatv("{0:2}",
+                          llvm::json::Value(llvm::json::Object{
+                              {"bench", std::move(rows)},
+                              {"compile_ms", kernel.compileSeconds() * 1e3}}))
+         << "\n";
+  }
+  return status;
 }

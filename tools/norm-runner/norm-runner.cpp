@@ -5,6 +5,7 @@
 // norm-runner SPEC.mlir [--entry NAME]
 //   --input A.npy ... --output Y.npy ...   run once on files
 //   --check [--seed N] [--shape AxB ...] [--json F]   fp64-reference checks
+//   --bench [--shape AxB ...] [--json F]   GB/s against a copy roofline
 // Exit status: 0 success, 1 a check failed, 2 bad usage or input.
 //
 //===----------------------------------------------------------------------===//
@@ -21,6 +22,10 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::norm;
@@ -41,6 +46,13 @@ static cl::list<std::string> outputFiles("output",
 static cl::opt<bool> check("check",
                            cl::desc("Check against the fp64 reference on "
                                     "random and adversarial inputs"));
+static cl::opt<bool>
+    bench("bench", cl::desc("Time the kernel against a same-process copy of "
+                            "the same byte count with the same threads"));
+static cl::opt<double>
+    benchSeconds("bench-seconds",
+                 cl::desc("Minimum measured time per shape for --bench"),
+                 cl::init(0.2));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the --check inputs"),
                               cl::init(20261129));
 static cl::list<std::string>
@@ -121,16 +133,38 @@ int main(int argc, char **argv) {
   if (!kernel)
     return fail(llvm::toString(kernel.takeError()));
 
+  std::vector<std::vector<int64_t>> parsedShapes;
+  for (const std::string &s : shapes) {
+    std::optional<std::vector<int64_t>> shape = parseShape(s);
+    if (!shape)
+      return fail("--shape: '" + s + "' is not a shape like 4x768");
+    parsedShapes.push_back(*shape);
+  }
+  if (check && bench)
+    return fail("--check and --bench are separate runs");
+  if (bench) {
+    if (!analysis)
+      return fail("--bench: the entry is not one the harness understands");
+    BenchOptions options;
+    options.seed = seed;
+    options.shapes = parsedShapes;
+    options.minSeconds = benchSeconds;
+    options.jsonPath = jsonFile;
+    // The copy uses as many threads as the kernel's OpenMP runtime will.
+    if (openmp)
+      if (const char *env = std::getenv("OMP_NUM_THREADS"))
+        options.threads = std::max(1, std::atoi(env));
+    if (openmp && options.threads == 1)
+      options.threads = std::max(1u, std::thread::hardware_concurrency());
+    llvm::outs() << "norm-runner: @" << entry.getSymName() << " of " << specFile
+                 << ", " << options.threads << " thread(s)\n";
+    return runBench(**kernel, *analysis, options, llvm::outs());
+  }
   if (check) {
     CheckOptions options;
     options.seed = seed;
     options.jsonPath = jsonFile;
-    for (const std::string &s : shapes) {
-      std::optional<std::vector<int64_t>> shape = parseShape(s);
-      if (!shape)
-        return fail("--shape: '" + s + "' is not a shape like 4x768");
-      options.shapes.push_back(*shape);
-    }
+    options.shapes = parsedShapes;
     llvm::outs() << "norm-runner: @" << entry.getSymName() << " of " << specFile
                  << "\n";
     return runCheck(**kernel, *analysis, options, llvm::outs());

@@ -72,6 +72,25 @@ struct CheckOptions {
 int runCheck(Kernel &kernel, const EntryAnalysis &analysis,
              const CheckOptions &options, llvm::raw_ostream &os);
 
+struct BenchOptions {
+  uint64_t seed = 1;
+  /// Shapes of the input (x); empty: the signature's static shape, or 1024
+  /// for each dynamic dim.
+  std::vector<std::vector<int64_t>> shapes;
+  /// Minimum measured time per shape (after warm-up), seconds.
+  double minSeconds = 0.2;
+  /// Threads of the copy roofline (the kernel's OpenMP threads).
+  int threads = 1;
+  std::string jsonPath;
+};
+
+/// Runs --bench: per shape, the median time per call, GB/s with the byte
+/// model (every argument read once, every result written once), and a copy
+/// of the same byte count with the same number of threads, measured in the
+/// same process, as the roofline. Returns the exit status.
+int runBench(Kernel &kernel, const EntryAnalysis &analysis,
+             const BenchOptions &options, llvm::raw_ostream &os);
+
 /// Runs --input/--output: reads the arguments, calls the kernel once,
 /// writes the results. Errors say which file and why.
 llvm::Error runFiles(Kernel &kernel,
