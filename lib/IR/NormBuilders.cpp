@@ -60,16 +60,12 @@ NormalizeOp mlir::norm::buildNormalize(OpBuilder &b, Location loc, Value input,
 
   SmallVector<Value> saved;
   if (options.saveStatistics) {
-    // Statistics dims in input order, as NormalizeOp::getStatisticsShape.
+    // The groups dim is static; every other statistics dim takes its
+    // extent from the input dim it stands for.
     SmallVector<int64_t> statsShape, statsDims;
-    for (int64_t d = 0; d < rank; ++d) {
-      if (groupDim && *groupDim == d) {
-        statsShape.push_back(*options.groups);
-        statsDims.push_back(d);
-      } else if (!llvm::is_contained(axes, d)) {
-        statsShape.push_back(inType.getDimSize(d));
-        statsDims.push_back(d);
-      }
+    for (int64_t d : NormalizeOp::getStatisticsDims(rank, axes, groupDim)) {
+      statsShape.push_back(d < 0 ? *options.groups : inType.getDimSize(d));
+      statsDims.push_back(d < 0 ? *groupDim : d);
     }
     unsigned numSaved = options.mode == NormMode::standard ? 2 : 1;
     for (unsigned i = 0; i < numSaved; ++i)

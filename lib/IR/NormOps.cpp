@@ -71,17 +71,17 @@ FloatType NormalizeOp::getAccumulationType() {
   return Float32Type::get(ctx);
 }
 
-SmallVector<int64_t> NormalizeOp::getStatisticsShape() {
-  ArrayRef<int64_t> shape = getInputType().getShape();
-  std::optional<int64_t> groupDim = getGroupDim();
-  SmallVector<int64_t> stats;
-  for (int64_t d = 0, e = shape.size(); d < e; ++d) {
-    if (groupDim && *groupDim == d && getGroups())
-      stats.push_back(*getGroups());
-    else if (!isReductionAxis(d))
-      stats.push_back(shape[d]);
+SmallVector<int64_t>
+NormalizeOp::getStatisticsDims(int64_t rank, ArrayRef<int64_t> axes,
+                               std::optional<int64_t> groupDim) {
+  SmallVector<int64_t> dims;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (groupDim && *groupDim == d)
+      dims.push_back(-1);
+    else if (!llvm::is_contained(axes, d))
+      dims.push_back(d);
   }
-  return stats;
+  return dims;
 }
 
 int64_t NormalizeOp::getStaticReductionSize() {
@@ -264,19 +264,6 @@ private:
       extents[d] = size;
   }
 
-  /// The input dim behind each statistics dim (-1 for the groups dim).
-  SmallVector<int64_t> statisticsDims() {
-    std::optional<int64_t> groupDim = op.getGroupDim();
-    SmallVector<int64_t> dims;
-    for (int64_t d = 0, e = op.getRank(); d < e; ++d) {
-      if (groupDim && *groupDim == d && op.getGroups())
-        dims.push_back(-1);
-      else if (!op.isReductionAxis(d))
-        dims.push_back(d);
-    }
-    return dims;
-  }
-
   /// Scale, bias, statistics and running statistics may be stored in the
   /// input element type or in the accumulation type.
   LogicalResult verifyParamElementType(Value value, StringRef name) {
@@ -339,7 +326,7 @@ private:
 
   /// Checks an operand that holds one value per statistic.
   LogicalResult verifyStatisticsOperand(Value value, StringRef name) {
-    SmallVector<int64_t> dims = statisticsDims();
+    SmallVector<int64_t> dims = op.getStatisticsDims();
     SmallVector<int64_t> want =
         llvm::map_to_vector(dims, [&](int64_t d) -> int64_t {
           return d < 0 ? *op.getGroups() : extents[d];

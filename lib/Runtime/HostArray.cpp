@@ -114,59 +114,37 @@ static double fromBF16Bits(uint16_t b) { return decodeSmallFloat(b, 8, 7); }
 // DType helpers
 //===----------------------------------------------------------------------===//
 
-unsigned mlir::norm::dtypeSize(DType dtype) {
-  switch (dtype) {
-  case DType::F16:
-  case DType::BF16:
-    return 2;
-  case DType::F32:
-    return 4;
-  case DType::F64:
-    return 8;
-  }
-  llvm_unreachable("unknown dtype");
+namespace {
+/// The storage format of a dtype: its name, bytes, stored mantissa bits and
+/// smallest normal exponent.
+struct DTypeFormat {
+  const char *name;
+  unsigned bytes;
+  int mantissaBits;
+  int minExponent;
+};
+} // namespace
+
+static const DTypeFormat &formatOf(DType dtype) {
+  // In DType's order.
+  static const DTypeFormat formats[] = {{"f16", 2, 10, -14},
+                                        {"bf16", 2, 7, -126},
+                                        {"f32", 4, 23, -126},
+                                        {"f64", 8, 52, -1022}};
+  return formats[static_cast<unsigned>(dtype)];
 }
 
-const char *mlir::norm::dtypeName(DType dtype) {
-  switch (dtype) {
-  case DType::F16:
-    return "f16";
-  case DType::BF16:
-    return "bf16";
-  case DType::F32:
-    return "f32";
-  case DType::F64:
-    return "f64";
-  }
-  llvm_unreachable("unknown dtype");
-}
+unsigned mlir::norm::dtypeSize(DType dtype) { return formatOf(dtype).bytes; }
+
+const char *mlir::norm::dtypeName(DType dtype) { return formatOf(dtype).name; }
 
 double mlir::norm::dtypeEpsilon(DType dtype) {
-  switch (dtype) {
-  case DType::F16:
-    return std::ldexp(1.0, -10);
-  case DType::BF16:
-    return std::ldexp(1.0, -7);
-  case DType::F32:
-    return std::ldexp(1.0, -23);
-  case DType::F64:
-    return std::ldexp(1.0, -52);
-  }
-  llvm_unreachable("unknown dtype");
+  return std::ldexp(1.0, -formatOf(dtype).mantissaBits);
 }
 
 double mlir::norm::dtypeMinSubnormal(DType dtype) {
-  switch (dtype) {
-  case DType::F16:
-    return std::ldexp(1.0, -24);
-  case DType::BF16:
-    return std::ldexp(1.0, -133);
-  case DType::F32:
-    return std::ldexp(1.0, -149);
-  case DType::F64:
-    return std::numeric_limits<double>::denorm_min();
-  }
-  llvm_unreachable("unknown dtype");
+  const DTypeFormat &format = formatOf(dtype);
+  return std::ldexp(1.0, format.minExponent - format.mantissaBits);
 }
 
 double mlir::norm::roundTo(DType dtype, double value) {

@@ -33,8 +33,9 @@ struct CompensateSum : OpRewritePattern<linalg::GenericOp> {
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0 ||
-        op->hasAttr(kCompensatedAttr))
+    // A rewritten generic does not match again: its sums feed the
+    // compensation too, and its compensations are selects.
+    if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0)
       return rewriter.notifyMatchFailure(op, "not a reduction on tensors");
     Block *body = op.getBody();
     unsigned numInits = op.getNumDpsInits();
@@ -108,13 +109,9 @@ struct CompensateSum : OpRewritePattern<linalg::GenericOp> {
           yielded.append(carries);
           linalg::YieldOp::create(b, nl, yielded);
         });
-    compensated->setAttr(kCompensatedAttr, rewriter.getUnitAttr());
     rewriter.replaceOp(op, compensated->getResults().take_front(numInits));
     return success();
   }
-
-  /// Marks rewritten generics, whose sums must not be compensated twice.
-  static constexpr StringLiteral kCompensatedAttr = "norm.compensated";
 };
 
 struct NormCompensateSumsPass

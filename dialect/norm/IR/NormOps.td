@@ -189,8 +189,15 @@ def Norm_NormalizeOp : Norm_Op<"normalize", [
 
     /// The element type statistics are accumulated in.
     FloatType getAccumulationType();
-    /// The statistics shape (ShapedType::kDynamic for dynamic extents).
-    SmallVector<int64_t> getStatisticsShape();
+    /// For each statistics dim, the input dim it stands for, or -1 for the
+    /// `groups` dim (whose extent is `groups`).
+    static SmallVector<int64_t>
+    getStatisticsDims(int64_t rank, ArrayRef<int64_t> axes,
+                      std::optional<int64_t> groupDim);
+    SmallVector<int64_t> getStatisticsDims() {
+      return getStatisticsDims(getRank(), getAxes(),
+                               getGroups() ? getGroupDim() : std::nullopt);
+    }
     /// The number of input elements reduced into one statistic, or
     /// ShapedType::kDynamic when not statically known.
     int64_t getStaticReductionSize();
