@@ -47,7 +47,6 @@ llvm::Expected<TensorSignature> mlir::norm::getTensorSignature(Type type) {
 
 Kernel::~Kernel() = default;
 
-
 static std::string diagnosticsOf(llvm::StringRef what) { return what.str(); }
 
 llvm::Expected<std::unique_ptr<Kernel>>

@@ -55,8 +55,8 @@ struct EntryAnalysis {
 llvm::Expected<EntryAnalysis> analyzeEntry(func::FuncOp func);
 
 /// The shapes of every result for given argument shapes.
-llvm::Expected<std::vector<std::vector<int64_t>>>
-inferResultShapes(const EntryAnalysis &analysis, const Kernel &kernel,
+std::vector<std::vector<int64_t>>
+inferResultShapes(const EntryAnalysis &analysis,
                   const std::vector<std::vector<int64_t>> &argShapes);
 
 struct CheckOptions {

@@ -140,12 +140,12 @@ private:
     return tensor::EmptyOp::create(b, loc, shape, elementType, dynamic);
   }
 
-  Value zeroStatistics() {
-    Value zero = accConstant(0.0);
-    return linalg::FillOp::create(b, loc, ValueRange{zero},
+  Value filledStatistics(double value) {
+    return linalg::FillOp::create(b, loc, ValueRange{accConstant(value)},
                                   ValueRange{emptyStatistics(acc)})
         .getResult(0);
   }
+  Value zeroStatistics() { return filledStatistics(0.0); }
 
   /// A reduction over the reduced dims of `x` (and statistics-shaped
   /// `extraStats`) into a zero-initialized statistics tensor; `term` maps the
@@ -206,9 +206,9 @@ private:
 
   /// A power of two k with k·max|x| in [1, 2), computed on the exponent
   /// bits so that scaling by it is exact. Sums of squares of k·x neither
-  /// overflow nor (with `scaleUp`) underflow. Without `scaleUp`, k <= 1:
-  /// only large data is scaled. k stays a normal number.
-  Value scaleFactors(Value maxAbsStats, bool scaleUp) {
+  /// overflow for huge data nor underflow for tiny data. k stays a normal
+  /// number.
+  Value scaleFactors(Value maxAbsStats) {
     unsigned width = acc.getWidth();
     unsigned mantissa = acc.getFPMantissaWidth() - 1;
     unsigned exponentBits = width - 1 - mantissa;
@@ -226,7 +226,7 @@ private:
               arith::ShRUIOp::create(nb, nl, bits,
                                      intConstant(nb, nl, mantissa)),
               intConstant(nb, nl, (int64_t(1) << exponentBits) - 1));
-          Value lo = intConstant(nb, nl, scaleUp ? 1 : bias);
+          Value lo = intConstant(nb, nl, 1);
           Value hi = intConstant(nb, nl, 2 * bias - 1);
           exponent = arith::MinSIOp::create(
               nb, nl, arith::MaxSIOp::create(nb, nl, exponent, lo), hi);
@@ -239,13 +239,31 @@ private:
         })[0];
   }
 
-  /// rsqrt(v + ε) <= 1/sqrt(ε): with scaled statistics ε·k² can underflow
-  /// (huge constant slices), which this bound repairs. NaN propagates.
-  Value clampRstd(OpBuilder &nb, Location nl, Value rstd, double eps) {
+  /// rsqrt(v + ε) from the scaled moment v_k = k²·v: k · rsqrt(v_k + ε·k²),
+  /// which is exact scaling (k² is a power of four). Where ε·k² overflows
+  /// (tiny data, k huge) v is negligible next to ε and rsqrt(v_k/k² + ε)
+  /// is used instead; where it underflows (huge constant slices) the bound
+  /// rsqrt(v + ε) <= 1/sqrt(ε) repairs it. NaN propagates.
+  Value scaledRsqrt(OpBuilder &nb, Location nl, Value momentK, Value k,
+                    double eps) {
+    Value epsValue = accConstant(eps);
+    Value epsK = arith::MulFOp::create(
+        nb, nl, arith::MulFOp::create(nb, nl, epsValue, k), k);
+    Value rstd = arith::MulFOp::create(
+        nb, nl, k,
+        math::RsqrtOp::create(nb, nl,
+                              arith::AddFOp::create(nb, nl, momentK, epsK)));
     if (eps <= 0)
       return rstd;
-    Value bound = arith::ConstantOp::create(
-        nb, nl, nb.getFloatAttr(acc, 1.0 / std::sqrt(eps)));
+    Value moment = arith::DivFOp::create(
+        nb, nl, arith::DivFOp::create(nb, nl, momentK, k), k);
+    Value unscaled = math::RsqrtOp::create(
+        nb, nl, arith::AddFOp::create(nb, nl, moment, epsValue));
+    Value epsKFinite = arith::CmpFOp::create(
+        nb, nl, arith::CmpFPredicate::OEQ,
+        arith::SubFOp::create(nb, nl, epsK, epsK), accConstant(0.0));
+    rstd = arith::SelectOp::create(nb, nl, epsKFinite, rstd, unscaled);
+    Value bound = accConstant(1.0 / std::sqrt(eps));
     return arith::MinimumFOp::create(nb, nl, rstd, bound);
   }
 
@@ -397,22 +415,18 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
                                arith::DivFOp::create(nb, nl, args[0], count)};
                          })[0];
     // Centered: the deviations d = x − mean from the mean just computed,
-    // scaled by k (<= 1) so that huge data does not overflow the squares.
+    // scaled by k so that their squares neither overflow nor underflow.
     // Σd corrects the rounding of the mean (Björck's corrected two-pass):
     // var = (Σd² − (Σd)²/n)/n, with var = var_k / k² and
     // rstd = k · rsqrt(var_k + ε·k²).
-    Value k = scaleFactors(maxAbs(), /*scaleUp=*/false);
+    Value k = scaleFactors(maxAbs());
     auto [deviations, squares] = centeredSums(mean, k);
     if (bug == PlantedBug::OnePassVariance) {
       squares = plantOnePassVariance(mean, count);
-      k = deviations =
-          mapStatistics(mean, emptyStatistics(acc),
-                        [&](OpBuilder &nb, Location nl, ValueRange) {
-                          return SmallVector<Value>{accConstant(1.0)};
-                        })[0];
-      deviations = zeroStatistics();
+      k = filledStatistics(1.0);
+      deviations = filledStatistics(0.0);
     }
-    Value epsValue = accConstant(eps), zeroValue = accConstant(0.0);
+    Value zeroValue = accConstant(0.0);
     SmallVector<Value> varAndRstd = mapStatistics(
         ValueRange{squares, k, deviations, mean},
         ValueRange{emptyStatistics(acc), emptyStatistics(acc),
@@ -436,39 +450,26 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
               args[3]);
           Value var = arith::DivFOp::create(
               nb, nl, arith::DivFOp::create(nb, nl, varK, scale), scale);
-          Value epsK = arith::MulFOp::create(
-              nb, nl, arith::MulFOp::create(nb, nl, epsValue, scale), scale);
-          Value plusEps = arith::AddFOp::create(nb, nl, varK, epsK);
-          Value rstd = arith::MulFOp::create(
-              nb, nl, scale, math::RsqrtOp::create(nb, nl, plusEps));
-          return SmallVector<Value>{var, clampRstd(nb, nl, rstd, eps),
+          return SmallVector<Value>{var, scaledRsqrt(nb, nl, varK, scale, eps),
                                     correctedMean};
         });
     variance = varAndRstd[0];
     rstd = varAndRstd[1];
     mean = varAndRstd[2];
   } else {
-    // Σ(k·x)² with k from max|x|: no overflow of the squares for huge data,
-    // and (l2) no underflow for tiny data, whose norm still counts.
+    // Σ(k·x)² with k from max|x|: the squares neither overflow for huge
+    // data nor underflow for tiny data, whose norm still counts.
     Value maxima = maxAbs();
-    bool isL2 = mode == NormMode::l2;
-    Value k = scaleFactors(maxima, /*scaleUp=*/isL2);
+    Value k = scaleFactors(maxima);
     Value sumSquares = scaledSumOfSquares(k);
     Value epsValue = accConstant(eps);
-    if (!isL2) {
-      // rstd = k · rsqrt(mean((k·x)²) + ε·k²), k <= 1.
+    if (mode == NormMode::rms) {
       count = reductionCount();
       rstd = mapStatistics(
           ValueRange{sumSquares, k}, emptyStatistics(acc),
           [&](OpBuilder &nb, Location nl, ValueRange args) {
-            Value scale = args[1];
             Value ms = arith::DivFOp::create(nb, nl, args[0], count);
-            Value epsK = arith::MulFOp::create(
-                nb, nl, arith::MulFOp::create(nb, nl, epsValue, scale), scale);
-            Value v = arith::AddFOp::create(nb, nl, ms, epsK);
-            Value r = arith::MulFOp::create(nb, nl, scale,
-                                            math::RsqrtOp::create(nb, nl, v));
-            return SmallVector<Value>{clampRstd(nb, nl, r, eps)};
+            return SmallVector<Value>{scaledRsqrt(nb, nl, ms, args[1], eps)};
           })[0];
     } else {
       // x / max(‖x‖, ε) = (k·x) / max(‖k·x‖, ε·k); 0 for a zero slice, even

@@ -1,7 +1,7 @@
 // RUN: norm-opt %s -convert-norm-to-linalg -canonicalize -cse -split-input-file | FileCheck %s
 
 // LayerNorm, bf16: f32 sums, the mean, max|x| for the power-of-two scale
-// k (<= 1) that keeps huge squares finite, the centered variance (squared
+// k that keeps squares of huge and tiny data in range, the centered variance (squared
 // scaled deviations from that mean), ε inside rsqrt, then the normalize
 // with the affine and the truncation to bf16.
 // CHECK-LABEL: func.func @layer_norm
@@ -21,6 +21,8 @@
 // CHECK:   arith.maximumf
 // CHECK: %[[K:.+]] = linalg.generic {{.*}} ins(%[[MAX]] : tensor<?xf32>)
 // CHECK:   arith.bitcast %{{.+}} : f32 to i32
+// CHECK:   arith.maxsi %{{.+}}, %c1_i32 : i32
+// CHECK:   arith.minsi %{{.+}}, %c253_i32 : i32
 // CHECK:   arith.bitcast %{{.+}} : i32 to f32
 // CHECK: %[[SQ:.+]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[MEAN]], %[[K]] : tensor<?x768xbf16>, tensor<?xf32>, tensor<?xf32>) outs(%[[FILL]], %[[FILL]] : tensor<?xf32>, tensor<?xf32>)
 // CHECK:   %[[E:.+]] = arith.extf %{{.+}} : bf16 to f32
@@ -45,7 +47,12 @@
 // CHECK:   %[[VE:.+]] = arith.addf %[[VARK]], %[[EK2]] : f32
 // CHECK:   %[[R:.+]] = math.rsqrt %[[VE]] : f32
 // CHECK:   %[[RK:.+]] = arith.mulf %[[KK]], %[[R]] : f32
-// CHECK:   %[[RSTD:.+]] = arith.minimumf %[[RK]], %[[RSQRT_EPS]] : f32
+// CHECK:   %[[VU:.+]] = arith.addf %{{.+}}, %[[EPS]] : f32
+// CHECK:   %[[RU:.+]] = math.rsqrt %[[VU]] : f32
+// CHECK:   %[[EKSELF:.+]] = arith.subf %[[EK2]], %[[EK2]] : f32
+// CHECK:   %[[EKFINITE:.+]] = arith.cmpf oeq, %[[EKSELF]], %[[ZERO]] : f32
+// CHECK:   %[[RSEL:.+]] = arith.select %[[EKFINITE]], %[[RK]], %[[RU]] : f32
+// CHECK:   %[[RSTD:.+]] = arith.minimumf %[[RSEL]], %[[RSQRT_EPS]] : f32
 // CHECK:   linalg.yield %{{.+}}, %[[RSTD]], %[[MEAN2]]
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[STATS]]#2, %[[STATS]]#1, %[[G]], %[[B]] : {{.*}}) outs(%[[I]] : tensor<?x768xbf16>)
 // CHECK:   arith.subf

@@ -5,6 +5,11 @@
 // RUN: norm-runner %s --entry rms_norm_f16_dynamic --check | FileCheck %s
 // RUN: norm-runner %s --entry rms_norm_bf16_static --check | FileCheck %s
 // RUN: norm-runner %s --entry rms_norm_bf16_dynamic --check | FileCheck %s
+// RUN: norm-runner %s --entry rms_norm_eps0_f32_dynamic --check | FileCheck %s --check-prefixes=CHECK,EPS0
+// ε = 0: y(4x) must equal y(x) bit for bit, and tiny data (1e-20) must not
+// lose its variance to underflowing squares.
+// EPS0: random scale-inv-bitwise {{.*}} pass
+// EPS0: tiny y {{.*}} pass
 // CHECK: check: {{[0-9]+}} passed, 0 failed
 
 func.func @rms_norm_f32_static(%x: tensor<16x1024xf32>, %g: tensor<1024xf32>) -> tensor<16x1024xf32> {
@@ -65,4 +70,16 @@ func.func @rms_norm_bf16_dynamic(%x: tensor<?x?xbf16>, %g: tensor<?xbf16>) -> te
       ins(%x : tensor<?x?xbf16>) scale(%g : tensor<?xbf16>) affine_dims = [1]
       outs(%init : tensor<?x?xbf16>) -> tensor<?x?xbf16>
   return %y : tensor<?x?xbf16>
+}
+
+func.func @rms_norm_eps0_f32_dynamic(%x: tensor<?x?xf32>, %g: tensor<?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %d = tensor.dim %x, %c1 : tensor<?x?xf32>
+  %init = tensor.empty(%n, %d) : tensor<?x?xf32>
+  %y = norm.normalize rms axes = [1] epsilon = 0.0
+      ins(%x : tensor<?x?xf32>) scale(%g : tensor<?xf32>) affine_dims = [1]
+      outs(%init : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
 }
