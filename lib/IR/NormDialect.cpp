@@ -7,6 +7,7 @@
 #include "norm/IR/NormDialect.h"
 #include "norm/IR/NormOps.h"
 
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 
 using namespace mlir;
@@ -19,6 +20,9 @@ void NormDialect::initialize() {
 #define GET_OP_LIST
 #include "norm/IR/NormOps.cpp.inc"
       >();
-  // Attached by registerAggregatedOpInterfaceExternalModels (NormToLinalg).
+  // Attached by registerAggregatedOpInterfaceExternalModels (NormToLinalg)
+  // and registerBufferizableOpInterfaceExternalModels (NormTransforms).
   declarePromisedInterface<linalg::AggregatedOpInterface, NormalizeOp>();
+  declarePromisedInterface<bufferization::BufferizableOpInterface,
+                           NormalizeOp>();
 }

@@ -27,9 +27,13 @@ using namespace mlir;
 
 void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
                                          const CPUPipelineOptions &options) {
-  // norm → linalg on tensors.
+  // norm → linalg on tensors, except the ops that have a vector kernel:
+  // they bufferize as they are and get it below. Planted bugs live in the
+  // linalg decomposition only.
+  bool vectorKernels = options.vectorKernels && options.plantBug.empty();
   ConvertNormToLinalgPassOptions toLinalg;
   toLinalg.testPlantBug = options.plantBug;
+  toLinalg.keepVectorKernels = vectorKernels;
   pm.addPass(createConvertNormToLinalgPass(toLinalg));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -64,6 +68,14 @@ void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   pm.addPass(createCanonicalizerPass());
   bufferization::buildBufferDeallocationPipeline(pm);
+
+  if (vectorKernels) {
+    ConvertNormToVectorPassOptions toVector;
+    toVector.vectorBits =
+        options.vectorBits > 0 ? options.vectorBits : getHostVectorBits();
+    pm.addPass(createConvertNormToVectorPass(toVector));
+    pm.addPass(createCanonicalizerPass());
+  }
 
   // linalg → loops: scf.parallel over the parallel dims.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());

@@ -2,8 +2,10 @@
 // bufferization, then the LLVM dialect with C interfaces, vector code and
 // no 16-bit float libcall.
 // RUN: norm-opt %s -norm-lower-to-cpu-pipeline -mlir-print-ir-after=buffer-results-to-out-params -o /dev/null 2>&1 | FileCheck %s --check-prefix=ABI
-// RUN: norm-opt %s -norm-lower-to-cpu-pipeline | FileCheck %s
+// RUN: norm-opt %s -norm-lower-to-cpu-pipeline=vector-kernels=0 | FileCheck %s
+// RUN: norm-opt %s -norm-lower-to-cpu-pipeline=vector-bits=256 | FileCheck %s --check-prefix=KERNEL
 // RUN: norm-opt %s -norm-lower-to-cpu-pipeline=openmp=1 | FileCheck %s --check-prefix=OMP
+// RUN: norm-opt %s -norm-lower-to-cpu-pipeline="openmp=1 vector-kernels=0" | FileCheck %s --check-prefix=OMP
 
 // Each tensor result is a trailing out-parameter; the running statistics
 // arguments stay inputs (read-only) with their own out-parameters.
@@ -19,6 +21,19 @@
 // CHECK-LABEL: llvm.func @_mlir_ciface_layer_norm
 // CHECK-LABEL: llvm.func @batch_norm_training
 // CHECK-LABEL: llvm.func @_mlir_ciface_batch_norm_training
+
+// With the vector kernels (the default): bf16 rows load as vector<8xbf16>
+// and widen to f32 in registers.
+// KERNEL-NOT: norm.normalize
+// KERNEL-NOT: linalg.
+// KERNEL-LABEL: llvm.func @layer_norm
+// KERNEL: llvm.load {{.*}} -> vector<8xbf16>
+// KERNEL-NOT: __truncsfbf2
+// KERNEL-LABEL: llvm.func @_mlir_ciface_layer_norm
+// KERNEL-LABEL: llvm.func @batch_norm_training
+// Its runs (5 elements) are shorter than a vector: masked loads only.
+// KERNEL: llvm.intr.masked.load {{.*}} -> vector<8xf32>
+// KERNEL-LABEL: llvm.func @_mlir_ciface_batch_norm_training
 
 // OMP: llvm.func @layer_norm
 // OMP: omp.parallel

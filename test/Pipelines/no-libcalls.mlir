@@ -1,15 +1,21 @@
 // 16-bit float kernels compile to x86 code without libcalls, on AVX2 and
 // AVX-512 hosts alike: conversions are integer arithmetic, masked tails move
 // bits as i16 (norm-masked-half-as-integer).
-// RUN: norm-opt %s -norm-lower-to-cpu-pipeline \
+// Both the vector kernels (AVX2 and AVX-512 widths) and the linalg path.
+// RUN: norm-opt %s -norm-lower-to-cpu-pipeline=vector-bits=256 \
 // RUN:   | mlir-translate -allow-unregistered-dialect --mlir-to-llvmir \
 // RUN:   | opt -O3 | llc -O3 -mtriple=x86_64-unknown-linux-gnu -mcpu=haswell \
 // RUN:   | FileCheck %s
-// RUN: norm-opt %s -norm-lower-to-cpu-pipeline \
+// RUN: norm-opt %s -norm-lower-to-cpu-pipeline=vector-bits=512 \
 // RUN:   | mlir-translate -allow-unregistered-dialect --mlir-to-llvmir \
 // RUN:   | opt -O3 | llc -O3 -mtriple=x86_64-unknown-linux-gnu -mcpu=skylake-avx512 \
 // RUN:   | FileCheck %s
-// RUN: norm-opt %s -norm-lower-to-cpu-pipeline | FileCheck %s --check-prefix=IR
+// RUN: norm-opt %s -norm-lower-to-cpu-pipeline=vector-kernels=0 \
+// RUN:   | mlir-translate -allow-unregistered-dialect --mlir-to-llvmir \
+// RUN:   | opt -O3 | llc -O3 -mtriple=x86_64-unknown-linux-gnu -mcpu=haswell \
+// RUN:   | FileCheck %s
+// RUN: norm-opt %s -norm-lower-to-cpu-pipeline=vector-bits=256 | FileCheck %s --check-prefix=KERNEL-IR
+// RUN: norm-opt %s -norm-lower-to-cpu-pipeline=vector-kernels=0 | FileCheck %s --check-prefix=IR
 
 // opt -O3 runs as in norm-runner's JIT: it removes the stack temporaries of
 // 16-bit vectors that vector-to-scf leaves. (-allow-unregistered-dialect: the
@@ -22,6 +28,12 @@
 // CHECK-NOT: call{{.*}}{{__trunc|__extend}}
 // CHECK-LABEL: group_norm_bf16:
 // CHECK-NOT: call{{.*}}{{__trunc|__extend}}
+
+// The kernels' masked tails move 16-bit floats as integers too.
+// KERNEL-IR-NOT: llvm.intr.masked.load {{.*}}xbf16>
+// KERNEL-IR-NOT: llvm.intr.masked.load {{.*}}xf16>
+// KERNEL-IR: llvm.intr.masked.load {{.*}} -> vector<8xi16>
+// KERNEL-IR: llvm.intr.masked.store {{.*}} : vector<8xi16>, vector<8xi1>
 
 // IR-NOT: llvm.intr.masked.load {{.*}}xbf16>
 // IR-NOT: llvm.intr.masked.load {{.*}}xf16>

@@ -9,6 +9,7 @@
 #include "norm/Conversion/Passes.h"
 #include "norm/IR/NormDialect.h"
 #include "norm/Pipelines/Pipelines.h"
+#include "norm/Transforms/BufferizableOpInterfaceImpl.h"
 #include "norm/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -26,6 +27,7 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<mlir::norm::NormDialect>();
   mlir::norm::registerAggregatedOpInterfaceExternalModels(registry);
+  mlir::norm::registerBufferizableOpInterfaceExternalModels(registry);
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
 

@@ -13,6 +13,7 @@
 #include "norm/Conversion/Passes.h"
 #include "norm/IR/NormDialect.h"
 #include "norm/Runtime/Harness.h"
+#include "norm/Transforms/BufferizableOpInterfaceImpl.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
@@ -97,6 +98,7 @@ int main(int argc, char **argv) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAggregatedOpInterfaceExternalModels(registry);
+  registerBufferizableOpInterfaceExternalModels(registry);
   MLIRContext context(registry);
 
   llvm::SourceMgr sourceMgr;

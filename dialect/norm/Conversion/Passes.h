@@ -8,6 +8,7 @@
 #define NORM_CONVERSION_PASSES_H
 
 #include "norm/Conversion/NormToLinalg/NormToLinalg.h"
+#include "norm/Conversion/NormToVector/NormToVector.h"
 
 #include "mlir/Pass/Pass.h"
 

@@ -34,12 +34,61 @@ def ConvertNormToLinalgPass : Pass<"convert-norm-to-linalg"> {
            "Testing only: plant a numerics bug to show the harness catches "
            "it: 'one-pass-variance' (E[x^2] - E[x]^2) or "
            "'narrow-accumulation' (accumulate in the input type)">,
+    Option<"keepVectorKernels", "keep-vector-kernels", "bool",
+           /*default=*/"false",
+           "Leave the ops that have a CPU vector kernel (see "
+           "convert-norm-to-vector) for bufferization and that kernel">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",
     "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def ConvertNormToVectorPass : Pass<"convert-norm-to-vector"> {
+  let summary = "Lower memref-form norm.normalize to CPU vector kernels";
+  let description = [{
+    Rewrites every memref-form `norm.normalize` whose innermost dim (after
+    expanding the GroupNorm channel dim) is reduced, with f32 accumulation,
+    into one kernel:
+
+    * consecutive dims of the same kind (reduced or not, indexing the affine
+      parameters or not) are collapsed, so the innermost dim is one
+      contiguous run and every operand a small view;
+    * one `scf.parallel` over the statistics slices (rows for LayerNorm and
+      RMSNorm, channels for BatchNorm, (n, group) for GroupNorm);
+    * per slice, reductions in `vector<W x f32>` with `accumulators`
+      independent accumulators, in blocks whose partial sums join the
+      slice's totals; masked tails;
+    * the statistics pass and the normalize pass run back to back on the
+      same slice, so it is read from DRAM once;
+    * while the second reduction pass runs on the cached slice, the next
+      slice is prefetched; outputs larger than 16 MiB are written with
+      aligned streaming (non-temporal) stores where a run starts on a vector
+      boundary;
+    * f16 and bf16 widened to f32 in registers; no allocation, copy or call
+      in the loops.
+
+    The per-slice formulas are those of `convert-norm-to-linalg` (the same
+    functions build them). Operands with a non-identity layout are copied to
+    identity buffers around the kernel. A memref-form op with no kernel is
+    an error; tensor-form ops are left alone.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
+           "Vector register width in bits (256: AVX2, 512: AVX-512)">,
+    Option<"accumulators", "accumulators", "int64_t", /*default=*/"4",
+           "Independent vector accumulators per statistic">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
   ];
 }
 

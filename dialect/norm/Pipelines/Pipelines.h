@@ -25,6 +25,17 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Emit _mlir_ciface_ wrappers taking memref descriptors "
                      "for every function"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> vectorKernels{
+      *this, "vector-kernels",
+      llvm::cl::desc("Lower the ops that have one to CPU vector kernels "
+                     "(convert-norm-to-vector); the others, and all with "
+                     "false, go through linalg loops"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Vector width of the kernels in bits; 0 detects the "
+                     "host (512 with AVX-512F, else 256)"),
+      llvm::cl::init(0)};
   PassOptions::Option<std::string> plantBug{
       *this, "test-plant-bug",
       llvm::cl::desc("Testing only: convert-norm-to-linalg's test-plant-bug"),
@@ -32,7 +43,8 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 };
 
 /// Lowers a module of functions on tensors that use norm ops to the LLVM
-/// dialect: norm → linalg on tensors → bufferized with the memref-in /
+/// dialect: norm → (vector kernels after bufferization, or linalg on
+/// tensors) → bufferized with the memref-in /
 /// memref-out ABI (every tensor result becomes a trailing out-parameter
 /// written in place) → loops → LLVM. 16-bit floats are widened with integer
 /// arithmetic, so the code needs no libcall.

@@ -14,6 +14,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -37,11 +38,28 @@ double dtypeMinSubnormal(DType dtype);
 /// even; overflow to ±inf; NaN stays NaN).
 double roundTo(DType dtype, double value);
 
+/// Allocates on cache-line (64-byte) boundaries, as ML frameworks do, so
+/// that kernels see the alignment they would see in production.
+template <typename T>
+struct CacheLineAllocator {
+  using value_type = T;
+  CacheLineAllocator() = default;
+  template <typename U>
+  CacheLineAllocator(const CacheLineAllocator<U> &) {}
+  T *allocate(size_t n) {
+    return static_cast<T *>(
+        ::operator new(n * sizeof(T), std::align_val_t(64)));
+  }
+  void deallocate(T *p, size_t) { ::operator delete(p, std::align_val_t(64)); }
+  bool operator==(const CacheLineAllocator &) const { return true; }
+  bool operator!=(const CacheLineAllocator &) const { return false; }
+};
+
 /// A dense, C-contiguous (row-major) array.
 struct HostArray {
   DType dtype = DType::F32;
   std::vector<int64_t> shape;
-  std::vector<uint8_t> bytes;
+  std::vector<uint8_t, CacheLineAllocator<uint8_t>> bytes;
 
   HostArray() = default;
   /// A zero-filled array.

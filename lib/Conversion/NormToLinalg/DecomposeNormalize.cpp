@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "norm/Conversion/NormToLinalg/NormToLinalg.h"
+#include "norm/IR/NormNumerics.h"
 #include "norm/IR/NormOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -16,8 +17,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-
-#include <cmath>
 
 using namespace mlir;
 using namespace mlir::norm;
@@ -109,15 +108,8 @@ private:
 
   //===--- scalar helpers -------------------------------------------------===//
 
-  /// Converts a float scalar to `type` (extf or truncf).
   Value convert(OpBuilder &nb, Location nl, Value v, Type type) {
-    unsigned from = v.getType().getIntOrFloatBitWidth();
-    unsigned to = type.getIntOrFloatBitWidth();
-    if (v.getType() == type)
-      return v;
-    if (from < to)
-      return arith::ExtFOp::create(nb, nl, type, v);
-    return arith::TruncFOp::create(nb, nl, type, v);
+    return convertFloat(nb, nl, v, type);
   }
   Value toAcc(OpBuilder &nb, Location nl, Value v) {
     return convert(nb, nl, v, acc);
@@ -204,67 +196,13 @@ private:
         /*max=*/true);
   }
 
-  /// A power of two k with k·max|x| in [1, 2), computed on the exponent
-  /// bits so that scaling by it is exact. Sums of squares of k·x neither
-  /// overflow for huge data nor underflow for tiny data. k stays a normal
-  /// number.
+  /// The per-slice power-of-two scale factors (buildScaleFactor).
   Value scaleFactors(Value maxAbsStats) {
-    unsigned width = acc.getWidth();
-    unsigned mantissa = acc.getFPMantissaWidth() - 1;
-    unsigned exponentBits = width - 1 - mantissa;
-    int64_t bias = (int64_t(1) << (exponentBits - 1)) - 1;
-    Type intType = b.getIntegerType(width);
-    auto intConstant = [&](OpBuilder &nb, Location nl, int64_t v) {
-      return arith::ConstantOp::create(nb, nl, b.getIntegerAttr(intType, v));
-    };
-    return mapStatistics(
-        maxAbsStats, emptyStatistics(acc),
-        [&](OpBuilder &nb, Location nl, ValueRange args) {
-          Value bits = arith::BitcastOp::create(nb, nl, intType, args[0]);
-          Value exponent = arith::AndIOp::create(
-              nb, nl,
-              arith::ShRUIOp::create(nb, nl, bits,
-                                     intConstant(nb, nl, mantissa)),
-              intConstant(nb, nl, (int64_t(1) << exponentBits) - 1));
-          Value lo = intConstant(nb, nl, 1);
-          Value hi = intConstant(nb, nl, 2 * bias - 1);
-          exponent = arith::MinSIOp::create(
-              nb, nl, arith::MaxSIOp::create(nb, nl, exponent, lo), hi);
-          Value kExponent = arith::SubIOp::create(
-              nb, nl, intConstant(nb, nl, 2 * bias), exponent);
-          Value kBits = arith::ShLIOp::create(nb, nl, kExponent,
-                                              intConstant(nb, nl, mantissa));
-          return SmallVector<Value>{
-              arith::BitcastOp::create(nb, nl, acc, kBits)};
-        })[0];
-  }
-
-  /// rsqrt(v + ε) from the scaled moment v_k = k²·v: k · rsqrt(v_k + ε·k²),
-  /// which is exact scaling (k² is a power of four). Where ε·k² overflows
-  /// (tiny data, k huge) v is negligible next to ε and rsqrt(v_k/k² + ε)
-  /// is used instead; where it underflows (huge constant slices) the bound
-  /// rsqrt(v + ε) <= 1/sqrt(ε) repairs it. NaN propagates.
-  Value scaledRsqrt(OpBuilder &nb, Location nl, Value momentK, Value k,
-                    double eps) {
-    Value epsValue = accConstant(eps);
-    Value epsK = arith::MulFOp::create(
-        nb, nl, arith::MulFOp::create(nb, nl, epsValue, k), k);
-    Value rstd = arith::MulFOp::create(
-        nb, nl, k,
-        math::RsqrtOp::create(nb, nl,
-                              arith::AddFOp::create(nb, nl, momentK, epsK)));
-    if (eps <= 0)
-      return rstd;
-    Value moment = arith::DivFOp::create(
-        nb, nl, arith::DivFOp::create(nb, nl, momentK, k), k);
-    Value unscaled = math::RsqrtOp::create(
-        nb, nl, arith::AddFOp::create(nb, nl, moment, epsValue));
-    Value epsKFinite = arith::CmpFOp::create(
-        nb, nl, arith::CmpFPredicate::OEQ,
-        arith::SubFOp::create(nb, nl, epsK, epsK), accConstant(0.0));
-    rstd = arith::SelectOp::create(nb, nl, epsKFinite, rstd, unscaled);
-    Value bound = accConstant(1.0 / std::sqrt(eps));
-    return arith::MinimumFOp::create(nb, nl, rstd, bound);
+    return mapStatistics(maxAbsStats, emptyStatistics(acc),
+                         [&](OpBuilder &nb, Location nl, ValueRange args) {
+                           return SmallVector<Value>{
+                               buildScaleFactor(nb, nl, args[0])};
+                         })[0];
   }
 
   /// Σ k·(x − mean) and Σ (k·(x − mean))² per statistics slice, in one
@@ -396,14 +334,11 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
   Value mean, rstd, variance, count;
   if (!op.hasComputedStatistics()) {
     mean = op.getMean();
-    Value epsValue = accConstant(eps);
-    rstd = mapStatistics(
-        op.getVariance(), emptyStatistics(acc),
-        [&](OpBuilder &nb, Location nl, ValueRange args) {
-          Value v =
-              arith::AddFOp::create(nb, nl, toAcc(nb, nl, args[0]), epsValue);
-          return SmallVector<Value>{math::RsqrtOp::create(nb, nl, v)};
-        })[0];
+    rstd = mapStatistics(op.getVariance(), emptyStatistics(acc),
+                         [&](OpBuilder &nb, Location nl, ValueRange args) {
+                           return SmallVector<Value>{buildGivenRstd(
+                               nb, nl, toAcc(nb, nl, args[0]), eps)};
+                         })[0];
   } else if (mode == NormMode::standard) {
     count = reductionCount();
     Value sum = reduce({}, [&](OpBuilder &nb, Location nl, ValueRange args) {
@@ -426,32 +361,14 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
       k = filledStatistics(1.0);
       deviations = filledStatistics(0.0);
     }
-    Value zeroValue = accConstant(0.0);
     SmallVector<Value> varAndRstd = mapStatistics(
         ValueRange{squares, k, deviations, mean},
         ValueRange{emptyStatistics(acc), emptyStatistics(acc),
                    emptyStatistics(acc)},
         [&](OpBuilder &nb, Location nl, ValueRange args) {
-          Value scale = args[1];
-          Value meanShift = arith::DivFOp::create(nb, nl, args[2], count);
-          Value correction = arith::MulFOp::create(nb, nl, args[2], meanShift);
-          Value centered = arith::SubFOp::create(nb, nl, args[0], correction);
-          Value varK = arith::MaximumFOp::create(
-              nb, nl, arith::DivFOp::create(nb, nl, centered, count),
-              zeroValue);
-          // A slice holding Inf keeps its (infinite) mean: the correction
-          // is NaN there.
-          Value shift = arith::DivFOp::create(nb, nl, meanShift, scale);
-          Value finite = arith::CmpFOp::create(
-              nb, nl, arith::CmpFPredicate::OEQ,
-              arith::SubFOp::create(nb, nl, shift, shift), zeroValue);
-          Value correctedMean = arith::SelectOp::create(
-              nb, nl, finite, arith::AddFOp::create(nb, nl, args[3], shift),
-              args[3]);
-          Value var = arith::DivFOp::create(
-              nb, nl, arith::DivFOp::create(nb, nl, varK, scale), scale);
-          return SmallVector<Value>{var, scaledRsqrt(nb, nl, varK, scale, eps),
-                                    correctedMean};
+          CenteredStatistics stats = buildCenteredStatistics(
+              nb, nl, args[0], args[1], args[2], args[3], count, eps);
+          return SmallVector<Value>{stats.variance, stats.rstd, stats.mean};
         });
     variance = varAndRstd[0];
     rstd = varAndRstd[1];
@@ -462,36 +379,27 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
     Value maxima = maxAbs();
     Value k = scaleFactors(maxima);
     Value sumSquares = scaledSumOfSquares(k);
-    Value epsValue = accConstant(eps);
     if (mode == NormMode::rms) {
       count = reductionCount();
-      rstd = mapStatistics(
-          ValueRange{sumSquares, k}, emptyStatistics(acc),
-          [&](OpBuilder &nb, Location nl, ValueRange args) {
-            Value ms = arith::DivFOp::create(nb, nl, args[0], count);
-            return SmallVector<Value>{scaledRsqrt(nb, nl, ms, args[1], eps)};
-          })[0];
+      rstd = mapStatistics(ValueRange{sumSquares, k}, emptyStatistics(acc),
+                           [&](OpBuilder &nb, Location nl, ValueRange args) {
+                             Value ms =
+                                 arith::DivFOp::create(nb, nl, args[0], count);
+                             return SmallVector<Value>{
+                                 buildScaledRsqrt(nb, nl, ms, args[1], eps)};
+                           })[0];
     } else {
       // x / max(‖x‖, ε) = (k·x) / max(‖k·x‖, ε·k); 0 for a zero slice, even
       // with ε = 0. NaN propagates through maximumf. The normalize step
       // multiplies by k, then by this inverse (savedL2 is their product).
-      Value zero = accConstant(0.0), one = accConstant(1.0);
-      SmallVector<Value> inverses = mapStatistics(
-          ValueRange{sumSquares, k, maxima},
-          ValueRange{emptyStatistics(acc), emptyStatistics(acc)},
-          [&](OpBuilder &nb, Location nl, ValueRange args) {
-            Value scale = args[1];
-            Value norm = math::SqrtOp::create(nb, nl, args[0]);
-            Value epsK = arith::MulFOp::create(nb, nl, epsValue, scale);
-            Value clamped = arith::MaximumFOp::create(nb, nl, norm, epsK);
-            Value inv = arith::DivFOp::create(nb, nl, one, clamped);
-            Value isZero = arith::CmpFOp::create(
-                nb, nl, arith::CmpFPredicate::OEQ, args[2], zero);
-            Value scaledInv =
-                arith::SelectOp::create(nb, nl, isZero, zero, inv);
-            return SmallVector<Value>{
-                scaledInv, arith::MulFOp::create(nb, nl, scaledInv, scale)};
-          });
+      SmallVector<Value> inverses =
+          mapStatistics(ValueRange{sumSquares, k, maxima},
+                        ValueRange{emptyStatistics(acc), emptyStatistics(acc)},
+                        [&](OpBuilder &nb, Location nl, ValueRange args) {
+                          auto [scaledInv, saved] = buildL2Inverse(
+                              nb, nl, args[0], args[1], args[2], eps);
+                          return SmallVector<Value>{scaledInv, saved};
+                        });
       rstd = inverses[0];
       savedL2 = inverses[1];
       l2Scale = k;
@@ -586,25 +494,15 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
     // running ← (1 − momentum)·running + momentum·batch, with the variance
     // unbiased by n/(n−1) when asked (0 for n == 1 rather than NaN).
     double momentum = op.getMomentum()->convertToDouble();
-    Value keep = accConstant(1.0 - momentum), take = accConstant(momentum);
-    Value factor = accConstant(1.0);
-    if (op.getUnbiased()) {
-      Value one = accConstant(1.0), zero = accConstant(0.0);
-      Value nMinusOne = arith::SubFOp::create(b, loc, count, one);
-      Value ratio = arith::DivFOp::create(b, loc, count, nMinusOne);
-      Value many =
-          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, count, one);
-      factor = arith::SelectOp::create(b, loc, many, ratio, zero);
-    }
+    Value factor =
+        op.getUnbiased() ? buildUnbiasFactor(b, loc, count) : accConstant(1.0);
     Value runningMean = op.getRunningMean(), runningVar = op.getRunningVar();
     SmallVector<Value> updated = mapStatistics(
         ValueRange{mean, variance}, ValueRange{runningMean, runningVar},
         [&](OpBuilder &nb, Location nl, ValueRange args) {
           auto update = [&](Value batch, Value running) {
-            Value old =
-                arith::MulFOp::create(nb, nl, keep, toAcc(nb, nl, running));
-            Value fresh = arith::MulFOp::create(nb, nl, take, batch);
-            Value sum = arith::AddFOp::create(nb, nl, old, fresh);
+            Value sum = buildRunningUpdate(nb, nl, toAcc(nb, nl, running),
+                                           batch, momentum);
             return convert(nb, nl, sum, running.getType());
           };
           Value unbiased = arith::MulFOp::create(nb, nl, args[1], factor);

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "norm/Conversion/NormToLinalg/NormToLinalg.h"
+#include "norm/Conversion/NormToVector/NormToVector.h"
 #include "norm/IR/NormDialect.h"
 #include "norm/IR/NormOps.h"
 
@@ -26,12 +27,15 @@ using namespace mlir::norm;
 
 namespace {
 struct DecomposeNormalize : OpRewritePattern<NormalizeOp> {
-  DecomposeNormalize(MLIRContext *ctx, PlantedBug bug, PatternBenefit benefit)
-      : OpRewritePattern(ctx, benefit), bug(bug) {}
+  DecomposeNormalize(MLIRContext *ctx, PlantedBug bug, NormalizeOpFilter filter,
+                     PatternBenefit benefit)
+      : OpRewritePattern(ctx, benefit), bug(bug), filter(std::move(filter)) {}
   LogicalResult matchAndRewrite(NormalizeOp op,
                                 PatternRewriter &rewriter) const override {
     if (!op.hasPureTensorSemantics())
       return rewriter.notifyMatchFailure(op, "memref form");
+    if (filter && !filter(op))
+      return rewriter.notifyMatchFailure(op, "filtered out");
     FailureOr<SmallVector<Value>> results =
         decomposeNormalizeOp(rewriter, op, bug);
     if (failed(results))
@@ -40,6 +44,7 @@ struct DecomposeNormalize : OpRewritePattern<NormalizeOp> {
     return success();
   }
   PlantedBug bug;
+  NormalizeOpFilter filter;
 };
 
 struct NormalizeAggregatedModel
@@ -63,8 +68,9 @@ struct ConvertNormToLinalgPass
     }
     // The memref form has no decomposition: say so instead of leaving the
     // op behind silently.
-    WalkResult walk = getOperation()->walk([](NormalizeOp op) {
-      if (op.hasPureTensorSemantics())
+    WalkResult walk = getOperation()->walk([&](NormalizeOp op) {
+      if (op.hasPureTensorSemantics() ||
+          (keepVectorKernels && hasVectorKernel(op)))
         return WalkResult::advance();
       op.emitOpError() << "cannot be decomposed in the memref form: lower "
                           "the tensor form, then bufferize";
@@ -74,7 +80,10 @@ struct ConvertNormToLinalgPass
       return signalPassFailure();
 
     RewritePatternSet patterns(&getContext());
-    populateNormToLinalgPatterns(patterns, *bug);
+    NormalizeOpFilter filter;
+    if (keepVectorKernels)
+      filter = [](NormalizeOp op) { return !hasVectorKernel(op); };
+    populateNormToLinalgPatterns(patterns, *bug, filter);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }
@@ -83,8 +92,10 @@ struct ConvertNormToLinalgPass
 
 void mlir::norm::populateNormToLinalgPatterns(RewritePatternSet &patterns,
                                               PlantedBug bug,
+                                              NormalizeOpFilter filter,
                                               PatternBenefit benefit) {
-  patterns.add<DecomposeNormalize>(patterns.getContext(), bug, benefit);
+  patterns.add<DecomposeNormalize>(patterns.getContext(), bug,
+                                   std::move(filter), benefit);
 }
 
 void mlir::norm::registerAggregatedOpInterfaceExternalModels(

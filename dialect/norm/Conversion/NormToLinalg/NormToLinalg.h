@@ -8,7 +8,9 @@
 #define NORM_CONVERSION_NORMTOLINALG_NORMTOLINALG_H
 
 #include "mlir/IR/PatternMatch.h"
+
 #include "mlir/Pass/Pass.h"
+#include <functional>
 
 namespace mlir {
 class DialectRegistry;
@@ -32,9 +34,13 @@ FailureOr<SmallVector<Value>>
 decomposeNormalizeOp(OpBuilder &b, NormalizeOp op,
                      PlantedBug bug = PlantedBug::None);
 
+/// Selects the ops a pattern applies to (all when empty).
+using NormalizeOpFilter = std::function<bool(NormalizeOp)>;
+
 /// Patterns rewriting norm.normalize into linalg on tensors.
 void populateNormToLinalgPatterns(RewritePatternSet &patterns,
                                   PlantedBug bug = PlantedBug::None,
+                                  NormalizeOpFilter filter = {},
                                   PatternBenefit benefit = 1);
 
 /// Attaches linalg::AggregatedOpInterface to norm.normalize (its

@@ -1,0 +1,69 @@
+//===- NormNumerics.h - the op's per-slice scalar formulas ------*- C++ -*-===//
+//
+// Part of the norm-mlir project.
+//
+// The scalar formulas that turn per-slice sums into statistics (numerics.md
+// §1). Every lowering of norm.normalize (linalg on tensors, CPU vector
+// kernels) builds them through these functions, so they cannot drift apart.
+// All values are scalars of the accumulation type.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NORM_IR_NORMNUMERICS_H
+#define NORM_IR_NORMNUMERICS_H
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir {
+namespace norm {
+
+/// A power of two k with k·maxAbs in [1, 2), computed on the exponent bits so
+/// that scaling by it is exact; k stays a normal number. Sums of squares of
+/// k·x neither overflow for huge data nor underflow for tiny data.
+Value buildScaleFactor(OpBuilder &b, Location loc, Value maxAbs);
+
+/// rsqrt(v + ε) from the scaled moment v_k = k²·v, as k · rsqrt(v_k + ε·k²)
+/// (exact scaling). Where ε·k² overflows, rsqrt(v_k/k² + ε); the result is
+/// clamped to 1/sqrt(ε). NaN propagates.
+Value buildScaledRsqrt(OpBuilder &b, Location loc, Value momentK, Value k,
+                       double eps);
+
+/// Statistics of a standard-mode slice.
+struct CenteredStatistics {
+  Value variance, rstd, mean;
+};
+
+/// Björck's corrected two-pass statistics from the sums of the scaled
+/// deviations d = k·(x − mean) of one slice: var = (Σd² − (Σd)²/n)/n / k²,
+/// clamped at 0, and the mean corrected by (Σd/n)/k unless that is not
+/// finite (a slice holding Inf keeps its infinite mean).
+CenteredStatistics buildCenteredStatistics(OpBuilder &b, Location loc,
+                                           Value sumSquares, Value k,
+                                           Value sumDeviations, Value mean,
+                                           Value count, double eps);
+
+/// l2: the inverse norm 1/max(‖k·x‖, ε·k) applied after scaling by k, 0 for
+/// a zero slice even with ε = 0; returns it and its product with k (the
+/// saved 1/max(‖x‖, ε)).
+std::pair<Value, Value> buildL2Inverse(OpBuilder &b, Location loc,
+                                       Value sumSquares, Value k, Value maxAbs,
+                                       double eps);
+
+/// rsqrt(variance + ε) for given statistics.
+Value buildGivenRstd(OpBuilder &b, Location loc, Value variance, double eps);
+
+/// The unbiased factor n/(n − 1), 0 when n ≤ 1 (never NaN).
+Value buildUnbiasFactor(OpBuilder &b, Location loc, Value count);
+
+/// running ← (1 − momentum)·running + momentum·batch.
+Value buildRunningUpdate(OpBuilder &b, Location loc, Value running, Value batch,
+                         double momentum);
+
+/// Converts a float scalar or vector to the element type `type` (extf or
+/// truncf; no-op when equal).
+Value convertFloat(OpBuilder &b, Location loc, Value v, Type type);
+
+} // namespace norm
+} // namespace mlir
+
+#endif // NORM_IR_NORMNUMERICS_H

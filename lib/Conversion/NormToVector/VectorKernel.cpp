@@ -1,0 +1,848 @@
+//===- VectorKernel.cpp - norm.normalize as a CPU vector kernel -----------===//
+//
+// Part of the norm-mlir project.
+//
+// The CPU kernel of a memref-form norm.normalize whose innermost
+// (group-expanded) dim is reduced. Dims are classified as reduced or not and
+// as indexing the affine parameters or not; consecutive dims of one class
+// are collapsed, so every operand is viewed as a few dims and the innermost
+// one is a contiguous run. The statistics slices (the non-reduced dims) are
+// the iterations of one scf.parallel; each slice is reduced with vector
+// loops carrying several independent accumulators, then normalized while
+// its data is still in cache, so DRAM sees each element once. No memory is
+// allocated and nothing is called inside the loops.
+//
+// The per-slice formulas are those of the linalg decomposition
+// (NormNumerics.h). Sums run in blocks: a block of a run accumulates in
+// fresh vector registers, then joins the slice's total, so rounding grows
+// with block length plus the number of blocks, not with the slice length.
+//
+//===----------------------------------------------------------------------===//
+
+#include "norm/Conversion/NormToVector/NormToVector.h"
+#include "norm/IR/NormNumerics.h"
+#include "norm/IR/NormOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+using namespace mlir::norm;
+
+namespace {
+
+/// A dim of the group-expanded iteration space.
+struct ExpandedDim {
+  bool reduced;
+  bool affine;
+  /// The input dim it comes from.
+  int64_t source;
+};
+
+/// An operand viewed over the collapsed dims it is indexed by.
+struct View {
+  Value memref;
+  /// For each dim of `memref`, the collapsed dim it stands for.
+  SmallVector<int64_t> dims;
+};
+
+using LoopBody =
+    function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)>;
+
+/// What one reduction pass accumulates: `zeros.size()` vector quantities,
+/// each in `accumulators` independent registers in the hot loop.
+struct ReductionPass {
+  SmallVector<Value> zeros;
+  /// Whether each quantity is a sum (its slice total is compensated).
+  SmallVector<bool> additive;
+  /// Folds one vector of the run (accumulation type) into the quantities;
+  /// `mask` is null on full vectors, else the lanes in bounds (masked-off
+  /// lanes load as 0).
+  std::function<SmallVector<Value>(OpBuilder &, Value x, Value mask,
+                                   ValueRange acc)>
+      update;
+  /// Prefetch the next slice's data while this pass runs over the slice's
+  /// (by now cached) data: the next slice's first pass then finds it in
+  /// cache instead of stalling on DRAM.
+  bool prefetchNextSlice = false;
+  /// Joins two partial values of quantity `q`.
+  std::function<Value(OpBuilder &, unsigned q, Value, Value)> combine;
+};
+
+class VectorKernelEmitter {
+public:
+  VectorKernelEmitter(RewriterBase &rewriter, NormalizeOp op,
+                      const VectorKernelOptions &options)
+      : rewriter(rewriter), op(op), loc(op.getLoc()),
+        acc(op.getAccumulationType()), options(options) {}
+
+  LogicalResult emit();
+
+private:
+  //===--- setup ----------------------------------------------------------===//
+
+  void classifyDims();
+  View makeView(OpBuilder &b, Value memref, ArrayRef<int64_t> expanded,
+                std::optional<int64_t> expandAt);
+  View fullView(OpBuilder &b, Value memref);
+  View affineView(OpBuilder &b, Value memref);
+  View statisticsView(OpBuilder &b, Value memref);
+
+  //===--- code -----------------------------------------------------------===//
+
+  Value index(OpBuilder &b, int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  Value accConstant(OpBuilder &b, double v) {
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(acc, v));
+  }
+  VectorType vectorOf(Type element) {
+    return VectorType::get({vectorLength}, element);
+  }
+  SmallVector<Value> indicesOf(const View &view, ArrayRef<Value> idx,
+                               Value runIndex);
+  Value loadScalar(OpBuilder &b, const View &view, ArrayRef<Value> idx);
+  void storeScalar(OpBuilder &b, Value value, const View &view,
+                   ArrayRef<Value> idx);
+  /// Loads `vectorLength` elements of the run at `runIndex`, widened to the
+  /// accumulation type; masked (with 0 passthrough) when `mask` is set.
+  Value loadVector(OpBuilder &b, const View &view, ArrayRef<Value> idx,
+                   Value runIndex, Value mask);
+
+  /// Prefetches element `base + offset` of x (clamped to x).
+  void prefetch(OpBuilder &b, Value base, Value offset);
+  /// The linear element index in x (or y) of the start of the run at `idx`.
+  Value linearIndex(OpBuilder &b, ArrayRef<Value> idx);
+  SmallVector<Value> forLoop(OpBuilder &b, Value lb, Value ub, Value step,
+                             ValueRange inits, LoopBody body);
+  /// Runs `body` for every run of the slice: loops over the outer reduced
+  /// dims, filling their entries of `idx`.
+  SmallVector<Value> overRuns(
+      OpBuilder &b, SmallVector<Value> idx, ValueRange inits,
+      function_ref<SmallVector<Value>(OpBuilder &, ArrayRef<Value>, ValueRange)>
+          body,
+      unsigned level = 0);
+  /// Reduces the slice at `idx` with `pass`; returns the total vectors.
+  SmallVector<Value> reduceSlice(OpBuilder &b, ArrayRef<Value> idx,
+                                 const ReductionPass &pass);
+  void emitSlice(OpBuilder &b, ArrayRef<Value> idx);
+  void normalizeSlice(OpBuilder &b, ArrayRef<Value> idx, Value mean,
+                      Value l2Scale, Value rstd);
+
+  RewriterBase &rewriter;
+  NormalizeOp op;
+  Location loc;
+  FloatType acc;
+  VectorKernelOptions options;
+  int64_t vectorLength = 8;
+
+  SmallVector<ExpandedDim> expanded;
+  /// For each expanded dim, the collapsed dim it belongs to.
+  SmallVector<int64_t> collapsedOf;
+  SmallVector<bool> collapsedReduced, collapsedAffine;
+  SmallVector<Value> extents;
+  SmallVector<int64_t> sliceDims, outerReducedDims;
+  int64_t runDim = 0;
+
+  View x, y, scale, bias, givenMean, givenVariance, running[2];
+  SmallVector<View> saved;
+  Value count, runLength, chunkEnd, vectorEnd;
+  /// Row-major strides of the collapsed dims of x and y (in elements).
+  SmallVector<Value> strides;
+  /// x as one dim, the last element, and the distance to the same element of
+  /// the next slice (null without slice dims).
+  Value xFlat, lastElement, nextSliceDistance;
+  /// True at run time for outputs much larger than the caches: the normalize
+  /// pass then writes whole aligned vectors with streaming stores.
+  Value streamOutput;
+};
+
+void VectorKernelEmitter::classifyDims() {
+  std::optional<int64_t> groupDim =
+      op.getGroups() ? std::optional<int64_t>(*op.getGroupDim()) : std::nullopt;
+  ArrayRef<int64_t> affineDims;
+  if (std::optional<ArrayRef<int64_t>> a = op.getAffineDims())
+    affineDims = *a;
+  for (int64_t d = 0, e = op.getRank(); d < e; ++d) {
+    bool affine = llvm::is_contained(affineDims, d);
+    if (groupDim && d == *groupDim) {
+      expanded.push_back({/*reduced=*/false, affine, d});
+      expanded.push_back({/*reduced=*/true, affine, d});
+      continue;
+    }
+    expanded.push_back({op.isReductionAxis(d), affine, d});
+  }
+  for (auto [i, dim] : llvm::enumerate(expanded)) {
+    if (i == 0 || dim.reduced != expanded[i - 1].reduced ||
+        dim.affine != expanded[i - 1].affine) {
+      collapsedReduced.push_back(dim.reduced);
+      collapsedAffine.push_back(dim.affine);
+    }
+    collapsedOf.push_back(collapsedReduced.size() - 1);
+  }
+  runDim = collapsedReduced.size() - 1;
+  for (int64_t c = 0; c < runDim; ++c)
+    (collapsedReduced[c] ? outerReducedDims : sliceDims).push_back(c);
+}
+
+View VectorKernelEmitter::makeView(OpBuilder &b, Value memref,
+                                   ArrayRef<int64_t> expandedDims,
+                                   std::optional<int64_t> expandAt) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (expandAt) {
+    int64_t groups = *op.getGroups();
+    SmallVector<ReassociationIndices> reassociation;
+    SmallVector<int64_t> shape;
+    SmallVector<OpFoldResult> sizes = memref::getMixedSizes(b, loc, memref);
+    SmallVector<OpFoldResult> outputShape;
+    for (int64_t i = 0, e = type.getRank(), next = 0; i < e; ++i) {
+      if (i != *expandAt) {
+        reassociation.push_back({next++});
+        shape.push_back(type.getDimSize(i));
+        outputShape.push_back(sizes[i]);
+        continue;
+      }
+      reassociation.push_back({next, next + 1});
+      next += 2;
+      int64_t extent = type.getDimSize(i);
+      shape.push_back(groups);
+      shape.push_back(ShapedType::isDynamic(extent) ? ShapedType::kDynamic
+                                                    : extent / groups);
+      outputShape.push_back(b.getIndexAttr(groups));
+      if (std::optional<int64_t> c = getConstantIntValue(sizes[i]))
+        outputShape.push_back(b.getIndexAttr(*c / groups));
+      else
+        outputShape.push_back(arith::DivUIOp::create(b, loc,
+                                                     cast<Value>(sizes[i]),
+                                                     index(b, groups))
+                                  .getResult());
+    }
+    memref = memref::ExpandShapeOp::create(b, loc, shape, memref, reassociation,
+                                           outputShape);
+  }
+  View view;
+  SmallVector<ReassociationIndices> reassociation;
+  for (auto [i, e] : llvm::enumerate(expandedDims)) {
+    int64_t c = collapsedOf[e];
+    if (view.dims.empty() || view.dims.back() != c) {
+      view.dims.push_back(c);
+      reassociation.emplace_back();
+    }
+    reassociation.back().push_back(i);
+  }
+  if (reassociation.size() !=
+      static_cast<size_t>(cast<MemRefType>(memref.getType()).getRank()))
+    memref = memref::CollapseShapeOp::create(b, loc, memref, reassociation);
+  view.memref = memref;
+  return view;
+}
+
+View VectorKernelEmitter::fullView(OpBuilder &b, Value memref) {
+  SmallVector<int64_t> all =
+      llvm::to_vector(llvm::seq<int64_t>(0, expanded.size()));
+  std::optional<int64_t> at;
+  if (op.getGroups())
+    at = *op.getGroupDim();
+  return makeView(b, memref, all, at);
+}
+
+View VectorKernelEmitter::affineView(OpBuilder &b, Value memref) {
+  SmallVector<int64_t> dims;
+  for (auto [e, dim] : llvm::enumerate(expanded))
+    if (dim.affine)
+      dims.push_back(e);
+  std::optional<int64_t> at;
+  if (op.getGroups())
+    for (auto [i, d] : llvm::enumerate(*op.getAffineDims()))
+      if (d == static_cast<int64_t>(*op.getGroupDim()))
+        at = i;
+  return makeView(b, memref, dims, at);
+}
+
+View VectorKernelEmitter::statisticsView(OpBuilder &b, Value memref) {
+  SmallVector<int64_t> dims;
+  for (auto [e, dim] : llvm::enumerate(expanded))
+    if (!dim.reduced)
+      dims.push_back(e);
+  return makeView(b, memref, dims, std::nullopt);
+}
+
+SmallVector<Value> VectorKernelEmitter::indicesOf(const View &view,
+                                                  ArrayRef<Value> idx,
+                                                  Value runIndex) {
+  return llvm::map_to_vector(
+      view.dims, [&](int64_t c) { return c == runDim ? runIndex : idx[c]; });
+}
+
+Value VectorKernelEmitter::loadScalar(OpBuilder &b, const View &view,
+                                      ArrayRef<Value> idx) {
+  Value v = memref::LoadOp::create(b, loc, view.memref,
+                                   indicesOf(view, idx, Value()));
+  return convertFloat(b, loc, v, acc);
+}
+
+void VectorKernelEmitter::storeScalar(OpBuilder &b, Value value,
+                                      const View &view, ArrayRef<Value> idx) {
+  Type element = cast<MemRefType>(view.memref.getType()).getElementType();
+  memref::StoreOp::create(b, loc, convertFloat(b, loc, value, element),
+                          view.memref, indicesOf(view, idx, Value()));
+}
+
+Value VectorKernelEmitter::loadVector(OpBuilder &b, const View &view,
+                                      ArrayRef<Value> idx, Value runIndex,
+                                      Value mask) {
+  Type element = cast<MemRefType>(view.memref.getType()).getElementType();
+  VectorType type = vectorOf(element);
+  SmallVector<Value> indices = indicesOf(view, idx, runIndex);
+  Value v;
+  if (mask) {
+    Value zero = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, b.getFloatAttr(element, 0.0)));
+    v = vector::MaskedLoadOp::create(b, loc, type, view.memref, indices, mask,
+                                     zero);
+  } else {
+    v = vector::LoadOp::create(b, loc, type, view.memref, indices);
+  }
+  return convertFloat(b, loc, v, acc);
+}
+
+void VectorKernelEmitter::prefetch(OpBuilder &b, Value base, Value offset) {
+  Value at = arith::MinUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, base, offset), lastElement);
+  memref::PrefetchOp::create(b, loc, xFlat, ValueRange{at}, /*isWrite=*/false,
+                             /*localityHint=*/3, /*isDataCache=*/true);
+}
+
+Value VectorKernelEmitter::linearIndex(OpBuilder &b, ArrayRef<Value> idx) {
+  Value linear = index(b, 0);
+  for (int64_t c = 0; c < runDim; ++c)
+    linear = arith::AddIOp::create(
+        b, loc, linear, arith::MulIOp::create(b, loc, idx[c], strides[c]));
+  return linear;
+}
+
+SmallVector<Value> VectorKernelEmitter::forLoop(OpBuilder &b, Value lb,
+                                                Value ub, Value step,
+                                                ValueRange inits,
+                                                LoopBody body) {
+  auto loop = scf::ForOp::create(
+      b, loc, lb, ub, step, inits,
+      [&](OpBuilder &nb, Location nl, Value iv, ValueRange args) {
+        scf::YieldOp::create(nb, nl, body(nb, iv, args));
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+SmallVector<Value> VectorKernelEmitter::overRuns(
+    OpBuilder &b, SmallVector<Value> idx, ValueRange inits,
+    function_ref<SmallVector<Value>(OpBuilder &, ArrayRef<Value>, ValueRange)>
+        body,
+    unsigned level) {
+  if (level == outerReducedDims.size())
+    return body(b, idx, inits);
+  int64_t dim = outerReducedDims[level];
+  return forLoop(b, index(b, 0), extents[dim], index(b, 1), inits,
+                 [&](OpBuilder &nb, Value iv, ValueRange args) {
+                   SmallVector<Value> inner = idx;
+                   inner[dim] = iv;
+                   return overRuns(nb, inner, args, body, level + 1);
+                 });
+}
+
+SmallVector<Value> VectorKernelEmitter::reduceSlice(OpBuilder &b,
+                                                    ArrayRef<Value> idx,
+                                                    const ReductionPass &pass) {
+  int64_t unroll = options.accumulators;
+  int64_t chunk = unroll * vectorLength;
+  // A block: 64 chunks (2048 f32 elements with 8 lanes and 4 accumulators).
+  int64_t block = 64 * chunk;
+  unsigned numQuantities = pass.zeros.size();
+  // The totals of additive quantities are compensated (Kahan): a slice may
+  // hold millions of blocks or short runs. The compensation of a total
+  // that is no longer finite is 0, so Inf and NaN propagate as such.
+  auto joinTotals = [&](OpBuilder &jb, ValueRange totals,
+                        ArrayRef<Value> partials) {
+    SmallVector<Value> next(totals.begin(), totals.end());
+    for (unsigned q = 0; q < numQuantities; ++q) {
+      if (!pass.additive[q]) {
+        next[q] = pass.combine(jb, q, totals[q], partials[q]);
+        continue;
+      }
+      Value total = totals[q], lost = totals[numQuantities + q];
+      Value y = arith::SubFOp::create(jb, loc, partials[q], lost);
+      Value t = arith::AddFOp::create(jb, loc, total, y);
+      Value newLost = arith::SubFOp::create(
+          jb, loc, arith::SubFOp::create(jb, loc, t, total), y);
+      Value finite = arith::CmpFOp::create(jb, loc, arith::CmpFPredicate::OEQ,
+                                           arith::SubFOp::create(jb, loc, t, t),
+                                           pass.zeros[q]);
+      next[q] = t;
+      next[numQuantities + q] =
+          arith::SelectOp::create(jb, loc, finite, newLost, pass.zeros[q]);
+    }
+    return next;
+  };
+  auto runBody = [&](OpBuilder &rb, ArrayRef<Value> runIdx,
+                     ValueRange totals) -> SmallVector<Value> {
+    Value nextRun;
+    if (pass.prefetchNextSlice && nextSliceDistance)
+      nextRun = arith::AddIOp::create(rb, loc, linearIndex(rb, runIdx),
+                                      nextSliceDistance);
+    SmallVector<Value> blocked = forLoop(
+        rb, index(rb, 0), chunkEnd, index(rb, block), totals,
+        [&](OpBuilder &bb, Value blockStart, ValueRange blockTotals) {
+          Value blockEnd = arith::MinUIOp::create(
+              bb, loc,
+              arith::AddIOp::create(bb, loc, blockStart, index(bb, block)),
+              chunkEnd);
+          SmallVector<Value> zeros;
+          for (unsigned q = 0; q < numQuantities; ++q)
+            zeros.append(unroll, pass.zeros[q]);
+          SmallVector<Value> partial =
+              forLoop(bb, blockStart, blockEnd, index(bb, chunk), zeros,
+                      [&](OpBuilder &cb, Value i, ValueRange accs) {
+                        SmallVector<Value> next(accs.begin(), accs.end());
+                        for (int64_t u = 0; u < unroll; ++u) {
+                          Value offset = arith::AddIOp::create(
+                              cb, loc, i, index(cb, u * vectorLength));
+                          Value v = loadVector(cb, x, runIdx, offset, Value());
+                          if (nextRun && (u == 0 || 2 * u == unroll))
+                            prefetch(cb, nextRun, offset);
+                          SmallVector<Value> lane;
+                          for (unsigned q = 0; q < numQuantities; ++q)
+                            lane.push_back(accs[q * unroll + u]);
+                          SmallVector<Value> updated =
+                              pass.update(cb, v, Value(), lane);
+                          for (unsigned q = 0; q < numQuantities; ++q)
+                            next[q * unroll + u] = updated[q];
+                        }
+                        return next;
+                      });
+          // Pairwise join of the accumulators, then into the totals.
+          SmallVector<Value> joined;
+          for (unsigned q = 0; q < numQuantities; ++q) {
+            SmallVector<Value> level(partial.begin() + q * unroll,
+                                     partial.begin() + (q + 1) * unroll);
+            while (level.size() > 1) {
+              SmallVector<Value> up;
+              for (size_t j = 0; j + 1 < level.size(); j += 2)
+                up.push_back(pass.combine(bb, q, level[j], level[j + 1]));
+              if (level.size() % 2)
+                up.push_back(level.back());
+              level = up;
+            }
+            joined.push_back(level[0]);
+          }
+          return joinTotals(bb, blockTotals, joined);
+        });
+    // The tail of the run, one masked vector at a time, as one more block.
+    SmallVector<Value> tail =
+        forLoop(rb, chunkEnd, runLength, index(rb, vectorLength), pass.zeros,
+                [&](OpBuilder &tb, Value i, ValueRange tails) {
+                  Value remaining =
+                      arith::SubIOp::create(tb, loc, runLength, i);
+                  Value mask = vector::CreateMaskOp::create(
+                      tb, loc, vectorOf(tb.getI1Type()), ValueRange{remaining});
+                  Value v = loadVector(tb, x, runIdx, i, mask);
+                  return pass.update(tb, v, mask, tails);
+                });
+    return joinTotals(rb, blocked, tail);
+  };
+  SmallVector<Value> inits(pass.zeros);
+  inits.append(pass.zeros.begin(), pass.zeros.end());
+  SmallVector<Value> totals =
+      overRuns(b, SmallVector<Value>(idx), inits, runBody);
+  totals.resize(numQuantities);
+  return totals;
+}
+
+void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
+                                         Value meanValue, Value l2Scale,
+                                         Value rstd) {
+  VectorType accVector = vectorOf(acc);
+  auto splat = [&](OpBuilder &nb, Value s) -> Value {
+    return vector::BroadcastOp::create(nb, loc, accVector, s);
+  };
+  bool scaleOnRun = collapsedAffine[runDim];
+  Type outElement = cast<MemRefType>(y.memref.getType()).getElementType();
+  int64_t outBytes = outElement.getIntOrFloatBitWidth() / 8;
+  Value meanV = meanValue ? splat(b, meanValue) : Value();
+  Value l2V = l2Scale ? splat(b, l2Scale) : Value();
+  Value rstdV = splat(b, rstd);
+
+  auto runBody = [&](OpBuilder &rb, ArrayRef<Value> runIdx,
+                     ValueRange) -> SmallVector<Value> {
+    // Per-run affine parameters when they do not vary along the run.
+    Value gammaRun, betaRun;
+    if (!scaleOnRun) {
+      if (scale.memref)
+        gammaRun = splat(rb, loadScalar(rb, scale, runIdx));
+      if (bias.memref)
+        betaRun = splat(rb, loadScalar(rb, bias, runIdx));
+    }
+    auto step = [&](OpBuilder &sb, Value i, Value mask, bool streaming) {
+      Value t = loadVector(sb, x, runIdx, i, mask);
+      if (meanV)
+        t = arith::SubFOp::create(sb, loc, t, meanV);
+      if (l2V)
+        t = arith::MulFOp::create(sb, loc, t, l2V);
+      t = arith::MulFOp::create(sb, loc, t, rstdV);
+      if (scale.memref)
+        t = arith::MulFOp::create(
+            sb, loc, t,
+            scaleOnRun ? loadVector(sb, scale, runIdx, i, mask) : gammaRun);
+      if (bias.memref)
+        t = arith::AddFOp::create(
+            sb, loc, t,
+            scaleOnRun ? loadVector(sb, bias, runIdx, i, mask) : betaRun);
+      t = convertFloat(sb, loc, t, outElement);
+      SmallVector<Value> indices = indicesOf(y, runIdx, i);
+      if (mask)
+        vector::MaskedStoreOp::create(sb, loc, y.memref, indices, mask, t);
+      else if (streaming)
+        vector::StoreOp::create(sb, loc, t, y.memref, indices,
+                                /*nontemporal=*/true,
+                                llvm::MaybeAlign(vectorLength * outBytes));
+      else
+        vector::StoreOp::create(sb, loc, t, y.memref, indices);
+    };
+    auto fullVectors = [&](OpBuilder &lb, bool streaming) {
+      forLoop(lb, index(lb, 0), vectorEnd, index(lb, vectorLength), {},
+              [&](OpBuilder &sb, Value i, ValueRange) {
+                step(sb, i, Value(), streaming);
+                return SmallVector<Value>();
+              });
+    };
+    // Streaming stores need the run to start on a vector boundary.
+    Value runStart = arith::AddIOp::create(
+        rb, loc,
+        memref::ExtractAlignedPointerAsIndexOp::create(rb, loc, y.memref),
+        arith::MulIOp::create(rb, loc, linearIndex(rb, runIdx),
+                              index(rb, outBytes)));
+    Value aligned = arith::CmpIOp::create(
+        rb, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(rb, loc, runStart,
+                               index(rb, vectorLength * outBytes)),
+        index(rb, 0));
+    Value stream = arith::AndIOp::create(rb, loc, streamOutput, aligned);
+    scf::IfOp::create(
+        rb, loc, stream,
+        [&](OpBuilder &tb, Location) {
+          fullVectors(tb, /*streaming=*/true);
+          scf::YieldOp::create(tb, loc);
+        },
+        [&](OpBuilder &eb, Location) {
+          fullVectors(eb, /*streaming=*/false);
+          scf::YieldOp::create(eb, loc);
+        });
+    forLoop(rb, vectorEnd, runLength, index(rb, vectorLength), {},
+            [&](OpBuilder &sb, Value i, ValueRange) {
+              Value remaining = arith::SubIOp::create(sb, loc, runLength, i);
+              Value mask = vector::CreateMaskOp::create(
+                  sb, loc, vectorOf(sb.getI1Type()), ValueRange{remaining});
+              step(sb, i, mask, /*streaming=*/false);
+              return SmallVector<Value>();
+            });
+    return {};
+  };
+  overRuns(b, SmallVector<Value>(idx), {}, runBody);
+}
+
+void VectorKernelEmitter::emitSlice(OpBuilder &b, ArrayRef<Value> idx) {
+  double eps = op.getEpsilon().convertToDouble();
+  NormMode mode = op.getMode();
+  VectorType accVector = vectorOf(acc);
+  VectorType bitsVector = vectorOf(b.getIntegerType(acc.getWidth()));
+  Value zeroVector = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(accVector, b.getFloatAttr(acc, 0.0)));
+  Value zeroBits = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(bitsVector, b.getI32IntegerAttr(0)));
+  Value absMask = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(bitsVector, b.getI32IntegerAttr(0x7fffffff)));
+  auto addCombine = [&](OpBuilder &cb, unsigned, Value l, Value r) -> Value {
+    return arith::AddFOp::create(cb, loc, l, r);
+  };
+  // max |x| as the integer max of the magnitude bits: the same value as a
+  // NaN-propagating float max (NaN bits exceed Inf's), in one instruction.
+  auto absBits = [&](OpBuilder &cb, Value v) -> Value {
+    return arith::AndIOp::create(
+        cb, loc, arith::BitcastOp::create(cb, loc, bitsVector, v), absMask);
+  };
+  auto reduceAdd = [&](Value v) -> Value {
+    return vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, v);
+  };
+  auto maxAbsOf = [&](Value bits) -> Value {
+    Value m =
+        vector::ReductionOp::create(b, loc, vector::CombiningKind::MAXSI, bits);
+    return arith::BitcastOp::create(b, loc, acc, m);
+  };
+
+  Value meanValue, rstd, variance, l2Scale, savedL2;
+  if (!op.hasComputedStatistics()) {
+    meanValue = loadScalar(b, givenMean, idx);
+    rstd = buildGivenRstd(b, loc, loadScalar(b, givenVariance, idx), eps);
+  } else if (mode == NormMode::standard) {
+    // Pass 1: Σx and max|x| together.
+    ReductionPass first;
+    first.zeros = {zeroVector, zeroBits};
+    first.additive = {true, false};
+    first.update = [&](OpBuilder &cb, Value v, Value,
+                       ValueRange a) -> SmallVector<Value> {
+      return {arith::AddFOp::create(cb, loc, a[0], v),
+              arith::MaxSIOp::create(cb, loc, a[1], absBits(cb, v))};
+    };
+    first.combine = [&](OpBuilder &cb, unsigned q, Value l, Value r) -> Value {
+      if (q == 0)
+        return arith::AddFOp::create(cb, loc, l, r);
+      return arith::MaxSIOp::create(cb, loc, l, r);
+    };
+    SmallVector<Value> sums = reduceSlice(b, idx, first);
+    Value sliceMean = arith::DivFOp::create(b, loc, reduceAdd(sums[0]), count);
+    Value k = buildScaleFactor(b, loc, maxAbsOf(sums[1]));
+    // Pass 2: Σd and Σd² with d = k·(x − mean).
+    Value meanV = vector::BroadcastOp::create(b, loc, accVector, sliceMean);
+    Value kV = vector::BroadcastOp::create(b, loc, accVector, k);
+    ReductionPass second;
+    second.zeros = {zeroVector, zeroVector};
+    second.additive = {true, true};
+    second.prefetchNextSlice = true;
+    second.update = [&](OpBuilder &cb, Value v, Value mask,
+                        ValueRange a) -> SmallVector<Value> {
+      Value d = arith::MulFOp::create(
+          cb, loc, arith::SubFOp::create(cb, loc, v, meanV), kV);
+      if (mask)
+        d = arith::SelectOp::create(cb, loc, mask, d, zeroVector);
+      return {arith::AddFOp::create(cb, loc, a[0], d),
+              arith::AddFOp::create(cb, loc, a[1],
+                                    arith::MulFOp::create(cb, loc, d, d))};
+    };
+    second.combine = addCombine;
+    SmallVector<Value> centered = reduceSlice(b, idx, second);
+    CenteredStatistics stats =
+        buildCenteredStatistics(b, loc, reduceAdd(centered[1]), k,
+                                reduceAdd(centered[0]), sliceMean, count, eps);
+    meanValue = stats.mean;
+    rstd = stats.rstd;
+    variance = stats.variance;
+  } else {
+    ReductionPass first;
+    first.zeros = {zeroBits};
+    first.additive = {false};
+    first.update = [&](OpBuilder &cb, Value v, Value,
+                       ValueRange a) -> SmallVector<Value> {
+      return {arith::MaxSIOp::create(cb, loc, a[0], absBits(cb, v))};
+    };
+    first.combine = [&](OpBuilder &cb, unsigned, Value l, Value r) -> Value {
+      return arith::MaxSIOp::create(cb, loc, l, r);
+    };
+    Value maxAbs = maxAbsOf(reduceSlice(b, idx, first)[0]);
+    Value k = buildScaleFactor(b, loc, maxAbs);
+    Value kV = vector::BroadcastOp::create(b, loc, accVector, k);
+    ReductionPass second;
+    second.zeros = {zeroVector};
+    second.additive = {true};
+    second.prefetchNextSlice = true;
+    second.update = [&](OpBuilder &cb, Value v, Value,
+                        ValueRange a) -> SmallVector<Value> {
+      Value s = arith::MulFOp::create(cb, loc, v, kV);
+      return {arith::AddFOp::create(cb, loc, a[0],
+                                    arith::MulFOp::create(cb, loc, s, s))};
+    };
+    second.combine = addCombine;
+    Value sumSquares = reduceAdd(reduceSlice(b, idx, second)[0]);
+    if (mode == NormMode::rms) {
+      Value ms = arith::DivFOp::create(b, loc, sumSquares, count);
+      rstd = buildScaledRsqrt(b, loc, ms, k, eps);
+    } else {
+      std::tie(rstd, savedL2) =
+          buildL2Inverse(b, loc, sumSquares, k, maxAbs, eps);
+      l2Scale = k;
+    }
+  }
+
+  normalizeSlice(b, idx, meanValue, l2Scale, rstd);
+
+  if (!saved.empty()) {
+    if (mode == NormMode::standard) {
+      storeScalar(b, meanValue, saved[0], idx);
+      storeScalar(b, op.getSavedVariance() ? variance : rstd, saved[1], idx);
+    } else {
+      storeScalar(b, savedL2 ? savedL2 : rstd, saved[0], idx);
+    }
+  }
+  if (op.isTraining()) {
+    double momentum = op.getMomentum()->convertToDouble();
+    Value factor = op.getUnbiased() ? buildUnbiasFactor(b, loc, count)
+                                    : accConstant(b, 1.0);
+    Value unbiased = arith::MulFOp::create(b, loc, variance, factor);
+    storeScalar(b,
+                buildRunningUpdate(b, loc, loadScalar(b, running[0], idx),
+                                   meanValue, momentum),
+                running[0], idx);
+    storeScalar(b,
+                buildRunningUpdate(b, loc, loadScalar(b, running[1], idx),
+                                   unbiased, momentum),
+                running[1], idx);
+  }
+}
+
+LogicalResult VectorKernelEmitter::emit() {
+  OpBuilder &b = rewriter;
+  b.setInsertionPoint(op);
+  vectorLength = std::max<int64_t>(options.vectorBits / acc.getWidth(), 1);
+  classifyDims();
+
+  // Operands with a layout other than the identity go through identity
+  // copies, so that every view collapses.
+  SmallVector<std::pair<Value, Value>> copyBack;
+  SmallVector<Value> temporaries;
+  auto contiguous = [&](Value v, bool read, bool written) -> Value {
+    if (!v)
+      return v;
+    auto type = cast<MemRefType>(v.getType());
+    if (type.getLayout().isIdentity())
+      return v;
+    auto identity = MemRefType::get(type.getShape(), type.getElementType());
+    SmallVector<Value> dynamicSizes;
+    for (int64_t i = 0, e = type.getRank(); i < e; ++i)
+      if (type.isDynamicDim(i))
+        dynamicSizes.push_back(memref::DimOp::create(b, loc, v, i));
+    Value copy = memref::AllocOp::create(b, loc, identity, dynamicSizes);
+    if (read)
+      linalg::CopyOp::create(b, loc, v, copy);
+    if (written)
+      copyBack.push_back({copy, v});
+    temporaries.push_back(copy);
+    return copy;
+  };
+  x = fullView(b, contiguous(op.getInput(), true, false));
+  y = fullView(b, contiguous(op.getOutput(), false, true));
+  if (Value s = contiguous(op.getScale(), true, false))
+    scale = affineView(b, s);
+  if (Value s = contiguous(op.getBias(), true, false))
+    bias = affineView(b, s);
+  if (Value m = contiguous(op.getMean(), true, false))
+    givenMean = statisticsView(b, m);
+  if (Value v = contiguous(op.getVariance(), true, false))
+    givenVariance = statisticsView(b, v);
+  for (Value s : op.getSaved())
+    saved.push_back(statisticsView(b, contiguous(s, false, true)));
+  if (op.isTraining()) {
+    running[0] = statisticsView(b, contiguous(op.getRunningMean(), true, true));
+    running[1] = statisticsView(b, contiguous(op.getRunningVar(), true, true));
+  }
+
+  auto xType = cast<MemRefType>(x.memref.getType());
+  for (int64_t c = 0, e = xType.getRank(); c < e; ++c)
+    extents.push_back(
+        xType.isDynamicDim(c)
+            ? memref::DimOp::create(b, loc, x.memref, c).getResult()
+            : index(b, xType.getDimSize(c)));
+
+  strides.assign(extents.size(), Value());
+  Value elements = index(b, 1);
+  for (int64_t c = extents.size() - 1; c >= 0; --c) {
+    strides[c] = elements;
+    elements = arith::MulIOp::create(b, loc, elements, extents[c]);
+  }
+  if (!sliceDims.empty()) {
+    SmallVector<ReassociationIndices> all(1);
+    for (int64_t c = 0, e = extents.size(); c < e; ++c)
+      all[0].push_back(c);
+    xFlat = memref::CollapseShapeOp::create(b, loc, x.memref, all);
+    lastElement = arith::SubIOp::create(b, loc, elements, index(b, 1));
+    nextSliceDistance = strides[sliceDims.back()];
+  }
+  // Streaming stores beyond 16 MiB of output (half this class of L3).
+  int64_t outBytes = cast<MemRefType>(y.memref.getType())
+                         .getElementType()
+                         .getIntOrFloatBitWidth() /
+                     8;
+  streamOutput = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ugt,
+      arith::MulIOp::create(b, loc, elements, index(b, outBytes)),
+      index(b, int64_t(16) << 20));
+
+  // Loop bounds of the runs, and the element count of a slice.
+  runLength = extents[runDim];
+  int64_t chunk = options.accumulators * vectorLength;
+  chunkEnd = arith::SubIOp::create(
+      b, loc, runLength,
+      arith::RemUIOp::create(b, loc, runLength, index(b, chunk)));
+  vectorEnd = arith::SubIOp::create(
+      b, loc, runLength,
+      arith::RemUIOp::create(b, loc, runLength, index(b, vectorLength)));
+  Value n = runLength;
+  for (int64_t c : outerReducedDims)
+    n = arith::MulIOp::create(b, loc, n, extents[c]);
+  count = arith::UIToFPOp::create(
+      b, loc, acc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), n));
+
+  // One parallel loop over the slices, delinearized into their indices.
+  SmallVector<Value> idx(extents.size());
+  if (sliceDims.empty()) {
+    emitSlice(b, idx);
+  } else {
+    Value slices = index(b, 1);
+    for (int64_t c : sliceDims)
+      slices = arith::MulIOp::create(b, loc, slices, extents[c]);
+    auto parallel = scf::ParallelOp::create(
+        b, loc, ValueRange{index(b, 0)}, ValueRange{slices},
+        ValueRange{index(b, 1)}, [&](OpBuilder &pb, Location, ValueRange ivs) {
+          Value rest = ivs[0];
+          for (int64_t c : llvm::reverse(llvm::drop_begin(sliceDims))) {
+            idx[c] = arith::RemUIOp::create(pb, loc, rest, extents[c]);
+            rest = arith::DivUIOp::create(pb, loc, rest, extents[c]);
+          }
+          idx[sliceDims.front()] = rest;
+          emitSlice(pb, idx);
+        });
+    b.setInsertionPointAfter(parallel);
+  }
+
+  for (auto [copy, original] : copyBack)
+    linalg::CopyOp::create(b, loc, copy, original);
+  for (Value t : temporaries)
+    memref::DeallocOp::create(b, loc, t);
+  rewriter.eraseOp(op);
+  return success();
+}
+
+} // namespace
+
+bool mlir::norm::hasVectorKernel(NormalizeOp op) {
+  if (!op.getAccumulationType().isF32())
+    return false;
+  for (Value v : op->getOperands()) {
+    Type element = getElementTypeOrSelf(v.getType());
+    if (!element.isF32() && !element.isF16() && !element.isBF16())
+      return false;
+  }
+  if (std::optional<ArrayRef<int64_t>> dims = op.getAffineDims())
+    if (!llvm::is_sorted(*dims) || llvm::adjacent_find(*dims) != dims->end())
+      return false;
+  int64_t rank = op.getRank();
+  return rank > 0 && op.isReductionAxis(rank - 1);
+}
+
+LogicalResult
+mlir::norm::lowerToVectorKernel(RewriterBase &rewriter, NormalizeOp op,
+                                const VectorKernelOptions &options) {
+  if (!op.hasPureBufferSemantics())
+    return rewriter.notifyMatchFailure(op, "tensor form");
+  if (!hasVectorKernel(op))
+    return rewriter.notifyMatchFailure(op, "no vector kernel");
+  return VectorKernelEmitter(rewriter, op, options).emit();
+}
+
+int64_t mlir::norm::getHostVectorBits() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  return features.lookup("avx512f") ? 512 : 256;
+}

@@ -1,0 +1,147 @@
+//===- NormNumerics.cpp - the op's per-slice scalar formulas --------------===//
+//
+// Part of the norm-mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "norm/IR/NormNumerics.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/TypeUtilities.h"
+
+#include <cmath>
+
+using namespace mlir;
+
+static Value floatConstant(OpBuilder &b, Location loc, Type type,
+                           double value) {
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+}
+
+/// v − v == 0 exactly when v is finite.
+static Value isFinite(OpBuilder &b, Location loc, Value v) {
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                               arith::SubFOp::create(b, loc, v, v),
+                               floatConstant(b, loc, v.getType(), 0.0));
+}
+
+Value mlir::norm::buildScaleFactor(OpBuilder &b, Location loc, Value maxAbs) {
+  auto acc = cast<FloatType>(maxAbs.getType());
+  unsigned width = acc.getWidth();
+  unsigned mantissa = acc.getFPMantissaWidth() - 1;
+  unsigned exponentBits = width - 1 - mantissa;
+  int64_t bias = (int64_t(1) << (exponentBits - 1)) - 1;
+  Type intType = b.getIntegerType(width);
+  auto intConstant = [&](int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(intType, v));
+  };
+  Value bits = arith::BitcastOp::create(b, loc, intType, maxAbs);
+  Value exponent = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, intConstant(mantissa)),
+      intConstant((int64_t(1) << exponentBits) - 1));
+  exponent = arith::MinSIOp::create(
+      b, loc, arith::MaxSIOp::create(b, loc, exponent, intConstant(1)),
+      intConstant(2 * bias - 1));
+  Value kExponent =
+      arith::SubIOp::create(b, loc, intConstant(2 * bias), exponent);
+  Value kBits = arith::ShLIOp::create(b, loc, kExponent, intConstant(mantissa));
+  return arith::BitcastOp::create(b, loc, acc, kBits);
+}
+
+Value mlir::norm::buildScaledRsqrt(OpBuilder &b, Location loc, Value momentK,
+                                   Value k, double eps) {
+  Type acc = momentK.getType();
+  Value epsValue = floatConstant(b, loc, acc, eps);
+  Value epsK = arith::MulFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, epsValue, k), k);
+  Value rstd = arith::MulFOp::create(
+      b, loc, k,
+      math::RsqrtOp::create(b, loc,
+                            arith::AddFOp::create(b, loc, momentK, epsK)));
+  if (eps <= 0)
+    return rstd;
+  Value moment = arith::DivFOp::create(
+      b, loc, arith::DivFOp::create(b, loc, momentK, k), k);
+  Value unscaled = math::RsqrtOp::create(
+      b, loc, arith::AddFOp::create(b, loc, moment, epsValue));
+  rstd =
+      arith::SelectOp::create(b, loc, isFinite(b, loc, epsK), rstd, unscaled);
+  Value bound = floatConstant(b, loc, acc, 1.0 / std::sqrt(eps));
+  return arith::MinimumFOp::create(b, loc, rstd, bound);
+}
+
+norm::CenteredStatistics mlir::norm::buildCenteredStatistics(
+    OpBuilder &b, Location loc, Value sumSquares, Value k, Value sumDeviations,
+    Value mean, Value count, double eps) {
+  Value zero = floatConstant(b, loc, sumSquares.getType(), 0.0);
+  Value meanShift = arith::DivFOp::create(b, loc, sumDeviations, count);
+  Value correction = arith::MulFOp::create(b, loc, sumDeviations, meanShift);
+  Value centered = arith::SubFOp::create(b, loc, sumSquares, correction);
+  Value varK = arith::MaximumFOp::create(
+      b, loc, arith::DivFOp::create(b, loc, centered, count), zero);
+  Value shift = arith::DivFOp::create(b, loc, meanShift, k);
+  Value correctedMean =
+      arith::SelectOp::create(b, loc, isFinite(b, loc, shift),
+                              arith::AddFOp::create(b, loc, mean, shift), mean);
+  Value variance =
+      arith::DivFOp::create(b, loc, arith::DivFOp::create(b, loc, varK, k), k);
+  return {variance, buildScaledRsqrt(b, loc, varK, k, eps), correctedMean};
+}
+
+std::pair<Value, Value> mlir::norm::buildL2Inverse(OpBuilder &b, Location loc,
+                                                   Value sumSquares, Value k,
+                                                   Value maxAbs, double eps) {
+  Type acc = sumSquares.getType();
+  Value zero = floatConstant(b, loc, acc, 0.0);
+  Value one = floatConstant(b, loc, acc, 1.0);
+  Value norm = math::SqrtOp::create(b, loc, sumSquares);
+  Value epsK =
+      arith::MulFOp::create(b, loc, floatConstant(b, loc, acc, eps), k);
+  Value clamped = arith::MaximumFOp::create(b, loc, norm, epsK);
+  Value inv = arith::DivFOp::create(b, loc, one, clamped);
+  Value isZero =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, maxAbs, zero);
+  Value scaledInv = arith::SelectOp::create(b, loc, isZero, zero, inv);
+  return {scaledInv, arith::MulFOp::create(b, loc, scaledInv, k)};
+}
+
+Value mlir::norm::buildGivenRstd(OpBuilder &b, Location loc, Value variance,
+                                 double eps) {
+  Value epsValue = floatConstant(b, loc, variance.getType(), eps);
+  return math::RsqrtOp::create(
+      b, loc, arith::AddFOp::create(b, loc, variance, epsValue));
+}
+
+Value mlir::norm::buildUnbiasFactor(OpBuilder &b, Location loc, Value count) {
+  Type acc = count.getType();
+  Value one = floatConstant(b, loc, acc, 1.0);
+  Value zero = floatConstant(b, loc, acc, 0.0);
+  Value nMinusOne = arith::SubFOp::create(b, loc, count, one);
+  Value ratio = arith::DivFOp::create(b, loc, count, nMinusOne);
+  Value many =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, count, one);
+  return arith::SelectOp::create(b, loc, many, ratio, zero);
+}
+
+Value mlir::norm::buildRunningUpdate(OpBuilder &b, Location loc, Value running,
+                                     Value batch, double momentum) {
+  Type acc = batch.getType();
+  Value old = arith::MulFOp::create(
+      b, loc, floatConstant(b, loc, acc, 1.0 - momentum), running);
+  Value fresh = arith::MulFOp::create(
+      b, loc, floatConstant(b, loc, acc, momentum), batch);
+  return arith::AddFOp::create(b, loc, old, fresh);
+}
+
+Value mlir::norm::convertFloat(OpBuilder &b, Location loc, Value v, Type type) {
+  Type from = getElementTypeOrSelf(v.getType());
+  if (from == type)
+    return v;
+  Type target = type;
+  if (auto vec = dyn_cast<VectorType>(v.getType()))
+    target = vec.clone(type);
+  if (from.getIntOrFloatBitWidth() < type.getIntOrFloatBitWidth())
+    return arith::ExtFOp::create(b, loc, target, v);
+  return arith::TruncFOp::create(b, loc, target, v);
+}

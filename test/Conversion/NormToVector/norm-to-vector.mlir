@@ -1,0 +1,137 @@
+// RUN: norm-opt %s --convert-norm-to-vector --canonicalize --split-input-file | FileCheck %s
+// RUN: norm-opt %s --convert-norm-to-vector="vector-bits=512 accumulators=2" --canonicalize --split-input-file | FileCheck %s --check-prefix=W512
+
+// LayerNorm over rows of 768: one parallel loop over the rows; pass 1 sums
+// x and takes max |x| (as integer max of the magnitude bits) in 4
+// independent vector<8xf32> / vector<8xi32> accumulators; pass 2 sums the
+// scaled deviations and their squares; pass 3 normalizes with γ and β
+// loaded along the row. Nothing is allocated.
+// CHECK-LABEL: func.func @layer_norm
+// CHECK-NOT: memref.alloc
+// CHECK: scf.parallel (%[[ROW:.+]]) = (%c0) to (%{{.+}}) step (%c1)
+// CHECK: scf.for %{{.+}} = %c0 to %c768 step %c32 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>)
+// CHECK-COUNT-4: vector.load %arg0[%{{.+}}, %{{.+}}] : memref<?x768xf32>, vector<8xf32>
+// CHECK: vector.reduction <add>
+// CHECK: vector.reduction <maxsi>
+// While pass 2 runs on the cached row, the next row is prefetched (two
+// prefetches per 128-byte chunk, clamped to the input).
+// CHECK: scf.for %{{.+}} = %c0 to %c768 step %c32 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK-COUNT-2: memref.prefetch %{{.+}}[%{{.+}}], read, locality<3>, data : memref<?xf32>
+// CHECK: math.rsqrt
+// Outputs beyond 16 MiB whose row starts on a vector boundary are written
+// with aligned streaming stores; the others with plain stores.
+// CHECK: memref.extract_aligned_pointer_as_index %arg3
+// CHECK: scf.if
+// CHECK: scf.for %{{.+}} = %c0 to %c768 step %c8
+// CHECK: vector.load %arg0
+// CHECK: vector.load %arg1
+// CHECK: vector.load %arg2
+// CHECK: vector.store %{{.+}}, %arg3[%{{.+}}, %{{.+}}] {alignment = 32 : i64, nontemporal = true}
+// CHECK: } else {
+// CHECK: scf.for %{{.+}} = %c0 to %c768 step %c8
+// CHECK: vector.store %{{.+}}, %arg3[%{{.+}}, %{{.+}}] : memref<?x768xf32>, vector<8xf32>
+// CHECK: scf.reduce
+// CHECK-NOT: memref.alloc
+// CHECK: return
+
+// W512-LABEL: func.func @layer_norm
+// W512: scf.for %{{.+}} = %c0 to %c768 step %c32 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xi32>, vector<16xi32>)
+func.func @layer_norm(%x: memref<?x768xf32>, %g: memref<768xf32>, %b: memref<768xf32>, %y: memref<?x768xf32>) {
+  norm.normalize standard axes = [1] epsilon = 1.0e-05
+      ins(%x : memref<?x768xf32>) scale(%g : memref<768xf32>) bias(%b : memref<768xf32>) affine_dims = [1]
+      outs(%y : memref<?x768xf32>)
+  return
+}
+
+// -----
+
+// Dynamic row length: blocks of whole chunks, then a masked tail whose
+// partial sums join the compensated totals; the normalize tail is a masked
+// store. f16 is widened in registers.
+// CHECK-LABEL: func.func @rms_norm_dynamic
+// CHECK: arith.remui %{{.+}}, %c32
+// CHECK: scf.parallel
+// CHECK: scf.for {{.*}} step %c2048
+// CHECK: arith.minui
+// CHECK: vector.load {{.*}} : memref<?x?xf16>, vector<8xf16>
+// CHECK: arith.extf {{.*}} : vector<8xf16> to vector<8xf32>
+// CHECK: vector.create_mask
+// CHECK: vector.maskedload
+// CHECK: vector.maskedstore
+func.func @rms_norm_dynamic(%x: memref<?x?xf16>, %w: memref<?xf16>, %y: memref<?x?xf16>) {
+  norm.normalize rms axes = [1] epsilon = 1.0e-06
+      ins(%x : memref<?x?xf16>) scale(%w : memref<?xf16>) affine_dims = [1]
+      outs(%y : memref<?x?xf16>)
+  return
+}
+
+// -----
+
+// GroupNorm (8 groups of 4 channels): the views expand the channel dim and
+// collapse the spatial dims into one run; the slices are (n, group) and γ
+// is loaded once per (channel, run).
+// CHECK-LABEL: func.func @group_norm
+// CHECK: memref.expand_shape %arg0 {{\[}}[0], [1, 2], [3], [4]] output_shape [2, 8, 4, 4, 4]
+// CHECK: memref.collapse_shape %{{.+}} {{\[}}[0], [1], [2], [3, 4]] : memref<2x8x4x4x4xbf16> into memref<2x8x4x16xbf16>
+// CHECK: memref.expand_shape %arg1 {{\[}}[0, 1]] output_shape [8, 4] : memref<32xbf16> into memref<8x4xbf16>
+// CHECK: scf.parallel (%{{.+}}) = (%c0) to (%c16) step (%c1)
+// CHECK: memref.load %{{.+}}[%{{.+}}, %{{.+}}] : memref<8x4xbf16>
+func.func @group_norm(%x: memref<2x32x4x4xbf16>, %g: memref<32xbf16>, %y: memref<2x32x4x4xbf16>) {
+  norm.normalize standard axes = [1, 2, 3] epsilon = 1.0e-05 groups = 8 on 1
+      ins(%x : memref<2x32x4x4xbf16>) scale(%g : memref<32xbf16>) affine_dims = [1]
+      outs(%y : memref<2x32x4x4xbf16>)
+  return
+}
+
+// -----
+
+// BatchNorm training (NCHW): the slices are channels, the batch dim is an
+// outer reduced loop around each run of H·W; the saved and running
+// statistics are stored once per channel.
+// CHECK-LABEL: func.func @batch_norm_training
+// CHECK: memref.collapse_shape %arg0 {{\[}}[0], [1], [2, 3]] : memref<4x16x8x8xf32> into memref<4x16x64xf32>
+// CHECK: scf.parallel (%[[C:.+]]) = (%c0) to (%c16) step (%c1)
+// CHECK: scf.for %{{.+}} = %c0 to %c4 step %c1
+// CHECK: memref.store %{{.+}}, %arg4[%[[C]]]
+// CHECK: memref.store %{{.+}}, %arg5[%[[C]]]
+// CHECK: memref.load %arg1[%[[C]]]
+// CHECK: memref.store %{{.+}}, %arg1[%[[C]]]
+// CHECK: memref.load %arg2[%[[C]]]
+// CHECK: memref.store %{{.+}}, %arg2[%[[C]]]
+func.func @batch_norm_training(%x: memref<4x16x8x8xf32>, %rm: memref<16xf32>, %rv: memref<16xf32>, %y: memref<4x16x8x8xf32>, %sm: memref<16xf32>, %sv: memref<16xf32>) {
+  norm.normalize standard axes = [0, 2, 3] epsilon = 1.0e-05 momentum = 0.1 unbiased saved_variance
+      ins(%x : memref<4x16x8x8xf32>) outs(%y : memref<4x16x8x8xf32>)
+      saved(%sm, %sv : memref<16xf32>, memref<16xf32>)
+      running(%rm, %rv : memref<16xf32>, memref<16xf32>)
+  return
+}
+
+// -----
+
+// A strided operand is copied to an identity buffer around the kernel (and
+// the output copied back), outside the loops.
+// CHECK-LABEL: func.func @strided
+// CHECK: %[[IN:.+]] = memref.alloc() : memref<4x16xf32>
+// CHECK: linalg.copy ins(%arg0 : memref<4x16xf32, strided<[32, 1]>>) outs(%[[IN]] : memref<4x16xf32>)
+// CHECK: %[[OUT:.+]] = memref.alloc() : memref<4x16xf32>
+// CHECK: scf.parallel
+// CHECK: scf.reduce
+// CHECK: linalg.copy ins(%[[OUT]] : memref<4x16xf32>) outs(%arg1 : memref<4x16xf32, strided<[32, 1]>>)
+// CHECK: memref.dealloc %[[IN]]
+// CHECK: memref.dealloc %[[OUT]]
+func.func @strided(%x: memref<4x16xf32, strided<[32, 1]>>, %y: memref<4x16xf32, strided<[32, 1]>>) {
+  norm.normalize l2 axes = [1] epsilon = 1.0e-12
+      ins(%x : memref<4x16xf32, strided<[32, 1]>>) outs(%y : memref<4x16xf32, strided<[32, 1]>>)
+  return
+}
+
+// -----
+
+// The tensor form is left for convert-norm-to-linalg.
+// CHECK-LABEL: func.func @tensor_form
+// CHECK: norm.normalize
+func.func @tensor_form(%x: tensor<4x16xf32>, %y: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %0 = norm.normalize rms axes = [1] epsilon = 1.0e-06
+      ins(%x : tensor<4x16xf32>) outs(%y : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}

@@ -1,0 +1,90 @@
+// The CPU strategy of norm-lower-to-cpu-pipeline for row norms: after
+// bufferization the ops become vector kernels (convert-norm-to-vector). The
+// statistics and normalize loops of a row run inside one parallel row loop,
+// the hot loops carry vector accumulators of the target width, and nothing
+// is allocated, copied or called.
+// RUN: norm-opt %s -norm-lower-to-cpu-pipeline=vector-bits=256 -mlir-print-ir-after=convert-norm-to-vector -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX2
+// RUN: norm-opt %s -norm-lower-to-cpu-pipeline=vector-bits=512 -mlir-print-ir-after=convert-norm-to-vector -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX512
+// RUN: norm-opt %s -norm-lower-to-cpu-pipeline="vector-bits=256 openmp=1" | FileCheck %s --check-prefix=LLVM
+
+// AVX2-LABEL: func.func @layer_norm
+// AVX2-NOT: memref.alloc
+// AVX2-NOT: memref.copy
+// AVX2-NOT: call
+// AVX2: scf.parallel
+// AVX2-NOT: scf.reduce
+// AVX2: iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>)
+// AVX2-NOT: scf.reduce
+// AVX2: iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// AVX2-NOT: scf.reduce
+// AVX2: vector.store {{.*}} : memref<?x4096xf32>, vector<8xf32>
+// AVX2: scf.reduce
+// AVX2-NOT: memref.alloc
+// AVX2-NOT: memref.copy
+// AVX2-NOT: call
+// AVX2: return
+
+// AVX2-LABEL: func.func @rms_norm
+// AVX2-NOT: memref.alloc
+// AVX2: scf.parallel
+// AVX2-NOT: scf.reduce
+// AVX2: iter_args({{.*}}) -> (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>)
+// AVX2-NOT: scf.reduce
+// AVX2: iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// AVX2-NOT: scf.reduce
+// AVX2: vector.load {{.*}} : memref<?x?xbf16>, vector<8xbf16>
+// AVX2: arith.extf {{.*}} : vector<8xbf16> to vector<8xf32>
+// AVX2: vector.store {{.*}} : memref<?x?xbf16>, vector<8xbf16>
+// AVX2: scf.reduce
+// AVX2-NOT: memref.alloc
+// AVX2: return
+
+// AVX512-LABEL: func.func @layer_norm
+// AVX512: iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
+// AVX512: vector.store {{.*}} : memref<?x4096xf32>, vector<16xf32>
+// AVX512-LABEL: func.func @rms_norm
+// AVX512: vector.load {{.*}} : memref<?x?xbf16>, vector<16xbf16>
+
+// In LLVM form the row loop is an OpenMP worksharing loop holding the
+// reductions and the stores; the kernel calls nothing (no malloc, no
+// memrefCopy, no libm or 16-bit float conversion routine).
+// LLVM-LABEL: llvm.func @layer_norm
+// LLVM-NOT: llvm.call
+// LLVM: omp.parallel
+// LLVM: omp.wsloop
+// LLVM: llvm.intr.vector.reduce.fadd
+// LLVM: llvm.intr.vector.reduce.smax
+// LLVM: llvm.intr.vector.reduce.fadd
+// LLVM: llvm.store {{.*}} : vector<8xf32>, !llvm.ptr
+// LLVM: omp.yield
+// LLVM-NOT: llvm.call
+// LLVM: llvm.return
+// LLVM-LABEL: llvm.func @_mlir_ciface_layer_norm
+// LLVM-LABEL: llvm.func @rms_norm
+// LLVM-NOT: llvm.call
+// LLVM: omp.wsloop
+// LLVM: omp.yield
+// LLVM-NOT: llvm.call
+// LLVM: llvm.return
+
+func.func @layer_norm(%x: tensor<?x4096xf32>, %g: tensor<4096xf32>, %b: tensor<4096xf32>) -> tensor<?x4096xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x4096xf32>
+  %init = tensor.empty(%n) : tensor<?x4096xf32>
+  %y = norm.normalize standard axes = [1] epsilon = 1.0e-05
+      ins(%x : tensor<?x4096xf32>) scale(%g : tensor<4096xf32>) bias(%b : tensor<4096xf32>) affine_dims = [1]
+      outs(%init : tensor<?x4096xf32>) -> tensor<?x4096xf32>
+  return %y : tensor<?x4096xf32>
+}
+
+func.func @rms_norm(%x: tensor<?x?xbf16>, %w: tensor<?xbf16>) -> tensor<?x?xbf16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %x, %c0 : tensor<?x?xbf16>
+  %d = tensor.dim %x, %c1 : tensor<?x?xbf16>
+  %init = tensor.empty(%n, %d) : tensor<?x?xbf16>
+  %y = norm.normalize rms axes = [1] epsilon = 1.0e-06
+      ins(%x : tensor<?x?xbf16>) scale(%w : tensor<?xbf16>) affine_dims = [1]
+      outs(%init : tensor<?x?xbf16>) -> tensor<?x?xbf16>
+  return %y : tensor<?x?xbf16>
+}
