@@ -75,6 +75,28 @@ struct ReductionPass {
   std::function<Value(OpBuilder &, unsigned q, Value, Value)> combine;
 };
 
+/// Collapses an identity-layout memref. A group is static only when all its
+/// dims are (the inferring builder would call 0 × ? static).
+static Value collapseContiguous(OpBuilder &b, Location loc, Value memref,
+                                ArrayRef<ReassociationIndices> reassociation) {
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> shape;
+  for (const ReassociationIndices &group : reassociation) {
+    int64_t size = 1;
+    for (int64_t d : group) {
+      if (type.isDynamicDim(d)) {
+        size = ShapedType::kDynamic;
+        break;
+      }
+      size *= type.getDimSize(d);
+    }
+    shape.push_back(size);
+  }
+  return memref::CollapseShapeOp::create(
+      b, loc, MemRefType::get(shape, type.getElementType()), memref,
+      reassociation);
+}
+
 class VectorKernelEmitter {
 public:
   VectorKernelEmitter(RewriterBase &rewriter, NormalizeOp op,
@@ -238,7 +260,7 @@ View VectorKernelEmitter::makeView(OpBuilder &b, Value memref,
   }
   if (reassociation.size() !=
       static_cast<size_t>(cast<MemRefType>(memref.getType()).getRank()))
-    memref = memref::CollapseShapeOp::create(b, loc, memref, reassociation);
+    memref = collapseContiguous(b, loc, memref, reassociation);
   view.memref = memref;
   return view;
 }
@@ -756,7 +778,7 @@ LogicalResult VectorKernelEmitter::emit() {
     SmallVector<ReassociationIndices> all(1);
     for (int64_t c = 0, e = extents.size(); c < e; ++c)
       all[0].push_back(c);
-    xFlat = memref::CollapseShapeOp::create(b, loc, x.memref, all);
+    xFlat = collapseContiguous(b, loc, x.memref, all);
     lastElement = arith::SubIOp::create(b, loc, elements, index(b, 1));
     nextSliceDistance = strides[sliceDims.back()];
   }

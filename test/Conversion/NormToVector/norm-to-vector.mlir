@@ -135,3 +135,17 @@ func.func @tensor_form(%x: tensor<4x16xf32>, %y: tensor<4x16xf32>) -> tensor<4x1
       ins(%x : tensor<4x16xf32>) outs(%y : tensor<4x16xf32>) -> tensor<4x16xf32>
   return %0 : tensor<4x16xf32>
 }
+
+// -----
+
+// Found by random-specs: a view collapsing a 0 with a dynamic extent is
+// dynamic (0 × ? is not a static 0 to the verifier); the kernel, empty,
+// then folds away.
+// CHECK-LABEL: func.func @empty_static_dim
+// CHECK-NOT: norm.normalize
+// CHECK: return
+func.func @empty_static_dim(%x: memref<0x1x?xf16>, %y: memref<0x1x?xf16>) {
+  norm.normalize rms axes = [0, 2] epsilon = 1.0e-06
+      ins(%x : memref<0x1x?xf16>) outs(%y : memref<0x1x?xf16>)
+  return
+}
