@@ -139,6 +139,10 @@ private:
 
   /// Prefetches element `base + offset` of x (clamped to x).
   void prefetch(OpBuilder &b, Value base, Value offset);
+  /// Rounds an accumulation-type vector to `element`. bf16 is rounded to
+  /// nearest even on the bits here, in a form that stays vectorized (the
+  /// generic expansion of truncf to bf16 is scalarized on AVX2).
+  Value narrow(OpBuilder &b, Value v, Type element);
   /// The linear element index in x (or y) of the start of the run at `idx`.
   Value linearIndex(OpBuilder &b, ArrayRef<Value> idx);
   SmallVector<Value> forLoop(OpBuilder &b, Value lb, Value ub, Value step,
@@ -334,6 +338,41 @@ Value VectorKernelEmitter::loadVector(OpBuilder &b, const View &view,
   return convertFloat(b, loc, v, acc);
 }
 
+/// a·b + c with the product and sum contractible into one FMA where the
+/// target has it (one rounding instead of two).
+static Value multiplyAdd(OpBuilder &b, Location loc, Value a, Value c,
+                         Value addend) {
+  auto contract = arith::FastMathFlags::contract;
+  Value product = arith::MulFOp::create(b, loc, a, c, contract);
+  return arith::AddFOp::create(b, loc, product, addend, contract);
+}
+
+Value VectorKernelEmitter::narrow(OpBuilder &b, Value v, Type element) {
+  if (!element.isBF16() || !acc.isF32())
+    return convertFloat(b, loc, v, element);
+  VectorType bits = vectorOf(b.getI32Type());
+  auto splat = [&](int64_t c) -> Value {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(bits, b.getI32IntegerAttr(c)));
+  };
+  Value x = arith::BitcastOp::create(b, loc, bits, v);
+  Value sixteen = splat(16);
+  // x + 0x7fff + (bit 16 of x): ties go to the even neighbour; a carry into
+  // the exponent gives the next binade or Inf, as rounding should.
+  Value lsb = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, x, sixteen), splat(1));
+  Value rounded = arith::AddIOp::create(
+      b, loc, x, arith::AddIOp::create(b, loc, lsb, splat(0x7fff)));
+  // NaN stays a (quiet) NaN with its sign.
+  Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+  Value quiet = arith::OrIOp::create(b, loc, x, splat(0x400000));
+  Value chosen = arith::SelectOp::create(b, loc, isNaN, quiet, rounded);
+  Value high = arith::ShRUIOp::create(b, loc, chosen, sixteen);
+  Value narrowBits =
+      arith::TruncIOp::create(b, loc, vectorOf(b.getI16Type()), high);
+  return arith::BitcastOp::create(b, loc, vectorOf(element), narrowBits);
+}
+
 void VectorKernelEmitter::prefetch(OpBuilder &b, Value base, Value offset) {
   Value at = arith::MinUIOp::create(
       b, loc, arith::AddIOp::create(b, loc, base, offset), lastElement);
@@ -515,15 +554,18 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
       if (l2V)
         t = arith::MulFOp::create(sb, loc, t, l2V);
       t = arith::MulFOp::create(sb, loc, t, rstdV);
+      Value gamma, beta;
       if (scale.memref)
-        t = arith::MulFOp::create(
-            sb, loc, t,
-            scaleOnRun ? loadVector(sb, scale, runIdx, i, mask) : gammaRun);
+        gamma = scaleOnRun ? loadVector(sb, scale, runIdx, i, mask) : gammaRun;
       if (bias.memref)
-        t = arith::AddFOp::create(
-            sb, loc, t,
-            scaleOnRun ? loadVector(sb, bias, runIdx, i, mask) : betaRun);
-      t = convertFloat(sb, loc, t, outElement);
+        beta = scaleOnRun ? loadVector(sb, bias, runIdx, i, mask) : betaRun;
+      if (gamma && beta)
+        t = multiplyAdd(sb, loc, t, gamma, beta);
+      else if (gamma)
+        t = arith::MulFOp::create(sb, loc, t, gamma);
+      else if (beta)
+        t = arith::AddFOp::create(sb, loc, t, beta);
+      t = narrow(sb, t, outElement);
       SmallVector<Value> indices = indicesOf(y, runIdx, i);
       if (mask)
         vector::MaskedStoreOp::create(sb, loc, y.memref, indices, mask, t);
@@ -642,8 +684,7 @@ void VectorKernelEmitter::emitSlice(OpBuilder &b, ArrayRef<Value> idx) {
       if (mask)
         d = arith::SelectOp::create(cb, loc, mask, d, zeroVector);
       return {arith::AddFOp::create(cb, loc, a[0], d),
-              arith::AddFOp::create(cb, loc, a[1],
-                                    arith::MulFOp::create(cb, loc, d, d))};
+              multiplyAdd(cb, loc, d, d, a[1])};
     };
     second.combine = addCombine;
     SmallVector<Value> centered = reduceSlice(b, idx, second);
@@ -674,8 +715,7 @@ void VectorKernelEmitter::emitSlice(OpBuilder &b, ArrayRef<Value> idx) {
     second.update = [&](OpBuilder &cb, Value v, Value,
                         ValueRange a) -> SmallVector<Value> {
       Value s = arith::MulFOp::create(cb, loc, v, kV);
-      return {arith::AddFOp::create(cb, loc, a[0],
-                                    arith::MulFOp::create(cb, loc, s, s))};
+      return {multiplyAdd(cb, loc, s, s, a[0])};
     };
     second.combine = addCombine;
     Value sumSquares = reduceAdd(reduceSlice(b, idx, second)[0]);
