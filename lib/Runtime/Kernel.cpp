@@ -87,6 +87,7 @@ Kernel::compile(ModuleOp module, llvm::StringRef entry,
   PassManager pm(ctx);
   CPUPipelineOptions pipelineOptions;
   pipelineOptions.openmp = options.openmp;
+  pipelineOptions.vectorKernels = options.vectorKernels;
   pipelineOptions.plantBug = options.plantBug;
   buildLowerToCPUPipeline(pm, pipelineOptions);
   if (failed(pm.run(*lowered)))

@@ -25,6 +25,10 @@
 // AVX2: return
 
 // AVX2-LABEL: func.func @rms_norm
+// The bf16 weight is widened to f32 once, outside the row loop.
+// AVX2: memref.alloc(%{{.+}}) : memref<?xf32>
+// AVX2: vector.load {{.*}} : memref<?xbf16>, vector<8xbf16>
+// AVX2: vector.store {{.*}} : memref<?xf32>, vector<8xf32>
 // AVX2-NOT: memref.alloc
 // AVX2: scf.parallel
 // AVX2-NOT: scf.reduce
@@ -37,6 +41,8 @@
 // AVX2: vector.store {{.*}} : memref<?x?xbf16>, vector<8xbf16>
 // AVX2: scf.reduce
 // AVX2-NOT: memref.alloc
+// AVX2: memref.dealloc
+// AVX2-NOT: memref.alloc
 // AVX2: return
 
 // AVX512-LABEL: func.func @layer_norm
@@ -46,7 +52,7 @@
 // AVX512: vector.load {{.*}} : memref<?x?xbf16>, vector<16xbf16>
 
 // In LLVM form the row loop is an OpenMP worksharing loop holding the
-// reductions and the stores; the kernel calls nothing (no malloc, no
+// reductions and the stores; the loops call nothing (no malloc, no
 // memrefCopy, no libm or 16-bit float conversion routine).
 // LLVM-LABEL: llvm.func @layer_norm
 // LLVM-NOT: llvm.call
@@ -60,10 +66,14 @@
 // LLVM-NOT: llvm.call
 // LLVM: llvm.return
 // LLVM-LABEL: llvm.func @_mlir_ciface_layer_norm
+// RMSNorm allocates its widened weight once per call, outside the row loop.
 // LLVM-LABEL: llvm.func @rms_norm
+// LLVM: llvm.call @malloc
 // LLVM-NOT: llvm.call
 // LLVM: omp.wsloop
 // LLVM: omp.yield
+// LLVM-NOT: llvm.call
+// LLVM: llvm.call @free
 // LLVM-NOT: llvm.call
 // LLVM: llvm.return
 

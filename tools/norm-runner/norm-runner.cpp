@@ -65,6 +65,11 @@ static cl::opt<std::string> jsonFile("json",
                                      cl::init(""));
 static cl::opt<bool> openmp("openmp",
                             cl::desc("Compile with OpenMP parallel loops"));
+static cl::opt<bool>
+    vectorKernels("vector-kernels",
+                  cl::desc("Lower the ops that have one to CPU vector kernels; "
+                           "--vector-kernels=0 forces the linalg path"),
+                  cl::init(true));
 static cl::opt<std::string>
     plantBug("test-plant-bug", cl::Hidden,
              cl::desc("Testing only: plant a numerics bug "
@@ -130,6 +135,7 @@ int main(int argc, char **argv) {
 
   KernelOptions kernelOptions;
   kernelOptions.openmp = openmp;
+  kernelOptions.vectorKernels = vectorKernels;
   kernelOptions.plantBug = plantBug;
   auto kernel = Kernel::compile(*module, entry.getSymName(), kernelOptions);
   if (!kernel)

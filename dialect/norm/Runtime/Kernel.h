@@ -39,6 +39,8 @@ llvm::Expected<TensorSignature> getTensorSignature(Type type);
 /// Compiler settings of a kernel.
 struct KernelOptions {
   bool openmp = false;
+  /// Lower the ops that have one to CPU vector kernels (else linalg loops).
+  bool vectorKernels = true;
   /// Debug: plant a numerics bug in the decomposition (see
   /// convert-norm-to-linalg's test-plant-bug option); empty for none.
   std::string plantBug;

@@ -847,6 +847,47 @@ LogicalResult VectorKernelEmitter::emit() {
   count = arith::UIToFPOp::create(
       b, loc, acc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), n));
 
+  // 16-bit affine parameters that vary along the run only (LayerNorm,
+  // RMSNorm) are widened to f32 once, so that the normalize loop of every
+  // row loads them as they are.
+  auto widenRunParameter = [&](View &view) {
+    if (!view.memref || view.dims.size() != 1 || view.dims[0] != runDim ||
+        cast<MemRefType>(view.memref.getType()).getElementType() == acc)
+      return;
+    Value wide = memref::AllocOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, acc),
+        ValueRange{runLength});
+    temporaries.push_back(wide);
+    View wideView{wide, {runDim}};
+    SmallVector<Value> noIdx(extents.size());
+    auto widen = [&](OpBuilder &wb, Value i, Value mask) {
+      Value v = loadVector(wb, view, noIdx, i, mask);
+      if (mask)
+        vector::MaskedStoreOp::create(wb, loc, wide, ValueRange{i}, mask, v);
+      else
+        vector::StoreOp::create(wb, loc, v, wide, ValueRange{i});
+    };
+    forLoop(b, index(b, 0), vectorEnd, index(b, vectorLength), {},
+            [&](OpBuilder &wb, Value i, ValueRange) {
+              widen(wb, i, Value());
+              return SmallVector<Value>();
+            });
+    forLoop(b, vectorEnd, runLength, index(b, vectorLength), {},
+            [&](OpBuilder &wb, Value i, ValueRange) {
+              Value remaining = arith::SubIOp::create(wb, loc, runLength, i);
+              widen(wb, i,
+                    vector::CreateMaskOp::create(wb, loc,
+                                                 vectorOf(wb.getI1Type()),
+                                                 ValueRange{remaining}));
+              return SmallVector<Value>();
+            });
+    view = wideView;
+  };
+  if (scale.memref)
+    widenRunParameter(scale);
+  if (bias.memref)
+    widenRunParameter(bias);
+
   // One parallel loop over the slices, delinearized into their indices.
   SmallVector<Value> idx(extents.size());
   if (sliceDims.empty()) {

@@ -5,6 +5,7 @@
 // RUN: norm-runner %s --entry batch_norm_training_f16_dynamic --check | FileCheck %s
 // RUN: norm-runner %s --entry batch_norm_training_bf16_static --check | FileCheck %s
 // RUN: norm-runner %s --entry batch_norm_training_bf16_dynamic --check | FileCheck %s
+// RUN: norm-runner %s --entry batch_norm_training_f32_dynamic --check --vector-kernels=0 | FileCheck %s
 // CHECK: check: {{[0-9]+}} passed, 0 failed
 
 func.func @batch_norm_training_f32_static(%x: tensor<4x16x8x8xf32>, %g: tensor<16xf32>, %b: tensor<16xf32>, %rm: tensor<16xf32>, %rv: tensor<16xf32>) -> (tensor<4x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) {

@@ -5,6 +5,7 @@
 // RUN: norm-runner %s --entry group_norm_f16_dynamic --check | FileCheck %s
 // RUN: norm-runner %s --entry group_norm_bf16_static --check | FileCheck %s
 // RUN: norm-runner %s --entry group_norm_bf16_dynamic --check | FileCheck %s
+// RUN: norm-runner %s --entry group_norm_f32_dynamic --check --vector-kernels=0 | FileCheck %s
 // CHECK: check: {{[0-9]+}} passed, 0 failed
 
 func.func @group_norm_f32_static(%x: tensor<2x32x8x8xf32>, %g: tensor<32xf32>, %b: tensor<32xf32>) -> tensor<2x32x8x8xf32> {

@@ -6,6 +6,9 @@
 // RUN: norm-runner %s --entry layer_norm_bf16_static --check | FileCheck %s
 // RUN: norm-runner %s --entry layer_norm_bf16_dynamic --check | FileCheck %s
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry layer_norm_f32_dynamic --check --openmp | FileCheck %s
+// The linalg path (the fallback for ops without a vector kernel) too:
+// RUN: norm-runner %s --entry layer_norm_f32_dynamic --check --vector-kernels=0 | FileCheck %s
+// RUN: norm-runner %s --entry layer_norm_bf16_dynamic --check --vector-kernels=0 | FileCheck %s
 // RUN: norm-runner %s --entry layer_norm_eps0_f32_dynamic --check | FileCheck %s --check-prefixes=CHECK,EPS0
 // ε = 0: y(4x) must equal y(x) bit for bit, and tiny data (1e-20) must not
 // lose its variance to underflowing squares.
