@@ -377,7 +377,7 @@ void VectorKernelEmitter::prefetch(OpBuilder &b, Value base, Value offset) {
   Value at = arith::MinUIOp::create(
       b, loc, arith::AddIOp::create(b, loc, base, offset), lastElement);
   memref::PrefetchOp::create(b, loc, xFlat, ValueRange{at}, /*isWrite=*/false,
-                             /*localityHint=*/3, /*isDataCache=*/true);
+                             /*localityHint=*/2, /*isDataCache=*/true);
 }
 
 Value VectorKernelEmitter::linearIndex(OpBuilder &b, ArrayRef<Value> idx) {

@@ -13,10 +13,10 @@
 // CHECK-COUNT-4: vector.load %arg0[%{{.+}}, %{{.+}}] : memref<?x768xf32>, vector<8xf32>
 // CHECK: vector.reduction <add>
 // CHECK: vector.reduction <maxsi>
-// While pass 2 runs on the cached row, the next row is prefetched (two
+// While pass 2 runs on the cached row, the next row is prefetched into L2 (two
 // prefetches per 128-byte chunk, clamped to the input).
 // CHECK: scf.for %{{.+}} = %c0 to %c768 step %c32 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
-// CHECK-COUNT-2: memref.prefetch %{{.+}}[%{{.+}}], read, locality<3>, data : memref<?xf32>
+// CHECK-COUNT-2: memref.prefetch %{{.+}}[%{{.+}}], read, locality<2>, data : memref<?xf32>
 // CHECK: math.rsqrt
 // Outputs beyond 16 MiB whose row starts on a vector boundary are written
 // with aligned streaming stores; the others with plain stores.
