@@ -160,6 +160,23 @@ double medianSeconds(const std::function<void()> &body, double minSeconds,
   return times[times.size() / 2];
 }
 
+/// Allocates the data, scale, shift and every other execution argument
+/// (statistics, workspace, scratchpad) the primitive descriptor asks for.
+template <typename PrimitiveDesc>
+void allocateArguments(const PrimitiveDesc &pd, const engine &eng,
+                       std::unordered_map<int, memory> &args) {
+  args[DNNL_ARG_SRC] = memory(pd.src_desc(), eng);
+  args[DNNL_ARG_DST] = memory(pd.dst_desc(), eng);
+  args[DNNL_ARG_SCALE] = memory(pd.weights_desc(), eng);
+  args[DNNL_ARG_SHIFT] = memory(pd.weights_desc(), eng);
+  for (int a : {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE, DNNL_ARG_WORKSPACE,
+                DNNL_ARG_SCRATCHPAD}) {
+    memory::desc md = pd.query_md(query::exec_arg_md, a);
+    if (md.get_size() != 0)
+      args[a] = memory(md, eng);
+  }
+}
+
 int run(Request r) {
   const bool rowwise = r.kernel == "layer_norm" || r.kernel == "rms_norm";
   const bool nchw = r.kernel == "batch_norm_inference" ||
@@ -230,16 +247,7 @@ int run(Request r) {
       layer_normalization_forward::primitive_desc pd(d, eng);
       impl = pd.impl_info_str();
       prim = layer_normalization_forward(pd);
-      args[DNNL_ARG_SRC] = memory(pd.src_desc(), eng);
-      args[DNNL_ARG_DST] = memory(pd.dst_desc(), eng);
-      args[DNNL_ARG_SCALE] = memory(pd.weights_desc(), eng);
-      args[DNNL_ARG_SHIFT] = memory(pd.weights_desc(), eng);
-      for (int a : {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE, DNNL_ARG_WORKSPACE,
-                    DNNL_ARG_SCRATCHPAD}) {
-        memory::desc md = pd.query_md(query::exec_arg_md, a);
-        if (md.get_size() != 0)
-          args[a] = memory(md, eng);
-      }
+      allocateArguments(pd, eng, args);
     } else {
       bool inference = r.kernel == "batch_norm_inference";
       normalization_flags flags =
@@ -253,16 +261,7 @@ int run(Request r) {
       batch_normalization_forward::primitive_desc pd(d, eng);
       impl = pd.impl_info_str();
       prim = batch_normalization_forward(pd);
-      args[DNNL_ARG_SRC] = memory(pd.src_desc(), eng);
-      args[DNNL_ARG_DST] = memory(pd.dst_desc(), eng);
-      args[DNNL_ARG_SCALE] = memory(pd.weights_desc(), eng);
-      args[DNNL_ARG_SHIFT] = memory(pd.weights_desc(), eng);
-      for (int a : {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE, DNNL_ARG_WORKSPACE,
-                    DNNL_ARG_SCRATCHPAD}) {
-        memory::desc md = pd.query_md(query::exec_arg_md, a);
-        if (md.get_size() != 0)
-          args[a] = memory(md, eng);
-      }
+      allocateArguments(pd, eng, args);
     }
   } catch (const dnnl::error &e) {
     if (e.status == dnnl_unimplemented)
