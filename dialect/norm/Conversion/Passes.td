@@ -65,9 +65,10 @@ def ConvertNormToVectorPass : Pass<"convert-norm-to-vector"> {
     * the statistics pass and the normalize pass run back to back on the
       same slice, so it is read from DRAM once;
     * while the second reduction pass runs on the cached slice, the next
-      slice is prefetched; outputs larger than 16 MiB are written with
-      aligned streaming (non-temporal) stores where a run starts on a vector
-      boundary;
+      slice is prefetched into L2 when it is at most 64 KiB (a larger one
+      would evict the slice being normalized); outputs larger than 16 MiB
+      are written with aligned streaming (non-temporal) stores where a run
+      starts on a vector boundary;
     * f16 and bf16 widened to f32 in registers; no allocation, copy or call
       in the loops.
 
