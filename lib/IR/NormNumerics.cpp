@@ -19,11 +19,28 @@ static Value floatConstant(OpBuilder &b, Location loc, Type type,
   return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
 }
 
-/// v − v == 0 exactly when v is finite.
+static Value zeroOf(OpBuilder &b, Location loc, Type type) {
+  return arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+}
+
+/// v − v == 0 exactly when v is finite (elementwise for vectors).
 static Value isFinite(OpBuilder &b, Location loc, Value v) {
   return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
                                arith::SubFOp::create(b, loc, v, v),
-                               floatConstant(b, loc, v.getType(), 0.0));
+                               zeroOf(b, loc, v.getType()));
+}
+
+std::pair<Value, Value> mlir::norm::buildCompensatedAdd(OpBuilder &b,
+                                                        Location loc, Value sum,
+                                                        Value carry,
+                                                        Value term) {
+  Value y = arith::SubFOp::create(b, loc, term, carry);
+  Value next = arith::AddFOp::create(b, loc, sum, y);
+  Value lost = arith::SubFOp::create(
+      b, loc, arith::SubFOp::create(b, loc, next, sum), y);
+  Value newCarry = arith::SelectOp::create(b, loc, isFinite(b, loc, next), lost,
+                                           zeroOf(b, loc, sum.getType()));
+  return {next, newCarry};
 }
 
 Value mlir::norm::buildScaleFactor(OpBuilder &b, Location loc, Value maxAbs) {

@@ -6,6 +6,7 @@
 
 #include "norm/IR/NormOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -552,4 +553,38 @@ struct DropIdentityAffine : OpRewritePattern<NormalizeOp> {
 void NormalizeOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                               MLIRContext *context) {
   results.add<SortAxes, DropIdentityAffine>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// GroupNorm expansion
+//===----------------------------------------------------------------------===//
+
+GroupExpansion mlir::norm::getGroupExpansion(OpBuilder &b, Location loc,
+                                             ShapedType type,
+                                             ArrayRef<OpFoldResult> sizes,
+                                             int64_t dim, int64_t groups) {
+  GroupExpansion expansion;
+  for (int64_t i = 0, e = type.getRank(), next = 0; i < e; ++i) {
+    if (i != dim) {
+      expansion.reassociation.push_back({next++});
+      expansion.shape.push_back(type.getDimSize(i));
+      expansion.outputShape.push_back(sizes[i]);
+      continue;
+    }
+    expansion.reassociation.push_back({next, next + 1});
+    next += 2;
+    int64_t extent = type.getDimSize(i);
+    expansion.shape.push_back(groups);
+    expansion.shape.push_back(
+        ShapedType::isDynamic(extent) ? ShapedType::kDynamic : extent / groups);
+    expansion.outputShape.push_back(b.getIndexAttr(groups));
+    if (std::optional<int64_t> c = getConstantIntValue(sizes[i])) {
+      expansion.outputShape.push_back(b.getIndexAttr(*c / groups));
+      continue;
+    }
+    Value g = arith::ConstantIndexOp::create(b, loc, groups);
+    expansion.outputShape.push_back(
+        arith::DivUIOp::create(b, loc, cast<Value>(sizes[i]), g).getResult());
+  }
+  return expansion;
 }

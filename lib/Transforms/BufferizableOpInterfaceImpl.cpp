@@ -32,8 +32,6 @@ struct NormalizeOpBufferizationModel
                           const bufferization::BufferizationOptions &options,
                           bufferization::BufferizationState &state) const {
     auto normOp = cast<NormalizeOp>(op);
-    if (normOp.hasPureBufferSemantics())
-      return success();
     SmallVector<Value> operands;
     for (OpOperand &operand : op->getOpOperands()) {
       if (!isa<TensorType>(operand.get().getType())) {

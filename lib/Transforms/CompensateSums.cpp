@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "norm/IR/NormNumerics.h"
 #include "norm/Transforms/Passes.h"
 #include "norm/Transforms/Transforms.h"
 
@@ -87,23 +88,12 @@ struct CompensateSum : OpRewritePattern<linalg::GenericOp> {
               b.clone(inner, mapping);
           SmallVector<Value> sums, carries;
           for (unsigned i = 0; i < numInits; ++i) {
-            Value sum = args[op.getNumDpsInputs() + i];
-            Value carry = args[op.getNumDpsInputs() + numInits + i];
-            Type elementType = sum.getType();
-            Value zero =
-                arith::ConstantOp::create(b, nl, b.getZeroAttr(elementType));
-            Value t = mapping.lookupOrDefault(terms[i]);
-            Value y = arith::SubFOp::create(b, nl, t, carry);
-            Value next = arith::AddFOp::create(b, nl, sum, y);
-            Value lost = arith::SubFOp::create(
-                b, nl, arith::SubFOp::create(b, nl, next, sum), y);
-            // next − next is 0 exactly when next is finite.
-            Value self = arith::SubFOp::create(b, nl, next, next);
-            Value finite = arith::CmpFOp::create(
-                b, nl, arith::CmpFPredicate::OEQ, self, zero);
+            auto [next, carry] =
+                buildCompensatedAdd(b, nl, args[op.getNumDpsInputs() + i],
+                                    args[op.getNumDpsInputs() + numInits + i],
+                                    mapping.lookupOrDefault(terms[i]));
             sums.push_back(next);
-            carries.push_back(
-                arith::SelectOp::create(b, nl, finite, lost, zero));
+            carries.push_back(carry);
           }
           SmallVector<Value> yielded = sums;
           yielded.append(carries);

@@ -59,6 +59,12 @@ Value buildUnbiasFactor(OpBuilder &b, Location loc, Value count);
 Value buildRunningUpdate(OpBuilder &b, Location loc, Value running, Value batch,
                          double momentum);
 
+/// One compensated (Kahan) step: adds `term` to `sum` whose lost low part
+/// is `carry`; returns the new sum and carry. The carry of a sum that is no
+/// longer finite is 0, so Inf and NaN propagate as such. Scalars or vectors.
+std::pair<Value, Value> buildCompensatedAdd(OpBuilder &b, Location loc,
+                                            Value sum, Value carry, Value term);
+
 /// Converts a float scalar or vector to the element type `type` (extf or
 /// truncf; no-op when equal).
 Value convertFloat(OpBuilder &b, Location loc, Value v, Type type);

@@ -50,39 +50,11 @@ private:
   /// dim of the original input; returns `value` unchanged otherwise.
   Value expandGroupDim(Value value, int64_t dim) {
     auto type = cast<RankedTensorType>(value.getType());
-    SmallVector<ReassociationIndices> reassociation;
-    SmallVector<int64_t> shape;
-    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, value);
-    SmallVector<OpFoldResult> outputShape;
-    for (int64_t i = 0, e = type.getRank(); i < e; ++i) {
-      int64_t next =
-          reassociation.empty() ? 0 : reassociation.back().back() + 1;
-      if (i != dim) {
-        reassociation.push_back({next});
-        shape.push_back(type.getDimSize(i));
-        outputShape.push_back(sizes[i]);
-        continue;
-      }
-      reassociation.push_back({next, next + 1});
-      int64_t extent = type.getDimSize(i);
-      shape.push_back(*groups);
-      shape.push_back(ShapedType::isDynamic(extent) ? ShapedType::kDynamic
-                                                    : extent / *groups);
-      outputShape.push_back(b.getIndexAttr(*groups));
-      outputShape.push_back(groupSize(sizes[i]));
-    }
-    auto expandedType = RankedTensorType::get(shape, type.getElementType());
-    return tensor::ExpandShapeOp::create(b, loc, expandedType, value,
-                                         reassociation, outputShape);
-  }
-
-  /// `extent / groups` for the group dim of an operand, from that operand's
-  /// own extent (which may be static where the input's is dynamic).
-  OpFoldResult groupSize(OpFoldResult extent) {
-    if (std::optional<int64_t> c = getConstantIntValue(extent))
-      return b.getIndexAttr(*c / *groups);
-    Value g = arith::ConstantIndexOp::create(b, loc, *groups);
-    return arith::DivUIOp::create(b, loc, cast<Value>(extent), g).getResult();
+    GroupExpansion expansion = getGroupExpansion(
+        b, loc, type, tensor::getMixedSizes(b, loc, value), dim, *groups);
+    return tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get(expansion.shape, type.getElementType()),
+        value, expansion.reassociation, expansion.outputShape);
   }
 
   AffineMap identityMap() { return b.getMultiDimIdentityMap(rank); }
@@ -108,11 +80,8 @@ private:
 
   //===--- scalar helpers -------------------------------------------------===//
 
-  Value convert(OpBuilder &nb, Location nl, Value v, Type type) {
-    return convertFloat(nb, nl, v, type);
-  }
   Value toAcc(OpBuilder &nb, Location nl, Value v) {
-    return convert(nb, nl, v, acc);
+    return convertFloat(nb, nl, v, acc);
   }
   Value accConstant(double value) {
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(acc, value));
@@ -283,7 +252,7 @@ private:
     Type elementType = cast<ShapedType>(init.getType()).getElementType();
     return mapStatistics(
         stats, init, [&](OpBuilder &nb, Location nl, ValueRange args) {
-          return SmallVector<Value>{convert(nb, nl, args[0], elementType)};
+          return SmallVector<Value>{convertFloat(nb, nl, args[0], elementType)};
         })[0];
   }
 
@@ -462,7 +431,8 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
               t = arith::MulFOp::create(nb, nl, t, toAcc(nb, nl, args[next++]));
             if (hasBias)
               t = arith::AddFOp::create(nb, nl, t, toAcc(nb, nl, args[next++]));
-            linalg::YieldOp::create(nb, nl, convert(nb, nl, t, outElementType));
+            linalg::YieldOp::create(nb, nl,
+                                    convertFloat(nb, nl, t, outElementType));
           })
           .getResult(0);
   if (groupDim) {
@@ -503,7 +473,7 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
           auto update = [&](Value batch, Value running) {
             Value sum = buildRunningUpdate(nb, nl, toAcc(nb, nl, running),
                                            batch, momentum);
-            return convert(nb, nl, sum, running.getType());
+            return convertFloat(nb, nl, sum, running.getType());
           };
           Value unbiased = arith::MulFOp::create(nb, nl, args[1], factor);
           return SmallVector<Value>{update(args[0], args[2]),

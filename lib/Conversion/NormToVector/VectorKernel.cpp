@@ -41,8 +41,6 @@ namespace {
 struct ExpandedDim {
   bool reduced;
   bool affine;
-  /// The input dim it comes from.
-  int64_t source;
 };
 
 /// An operand viewed over the collapsed dims it is indexed by.
@@ -147,6 +145,12 @@ private:
   Value linearIndex(OpBuilder &b, ArrayRef<Value> idx);
   SmallVector<Value> forLoop(OpBuilder &b, Value lb, Value ub, Value step,
                              ValueRange inits, LoopBody body);
+  /// The lanes of the vector at run index `i` that lie inside the run.
+  Value tailMask(OpBuilder &b, Value i);
+  /// For each vector of the run in [lb, ub): `body(i, mask)`, with `mask`
+  /// null when `masked` is false.
+  void forEachVector(OpBuilder &b, Value lb, Value ub, bool masked,
+                     function_ref<void(OpBuilder &, Value, Value)> body);
   /// Runs `body` for every run of the slice: loops over the outer reduced
   /// dims, filling their entries of `idx`.
   SmallVector<Value> overRuns(
@@ -203,11 +207,11 @@ void VectorKernelEmitter::classifyDims() {
   for (int64_t d = 0, e = op.getRank(); d < e; ++d) {
     bool affine = llvm::is_contained(affineDims, d);
     if (groupDim && d == *groupDim) {
-      expanded.push_back({/*reduced=*/false, affine, d});
-      expanded.push_back({/*reduced=*/true, affine, d});
+      expanded.push_back({/*reduced=*/false, affine});
+      expanded.push_back({/*reduced=*/true, affine});
       continue;
     }
-    expanded.push_back({op.isReductionAxis(d), affine, d});
+    expanded.push_back({op.isReductionAxis(d), affine});
   }
   for (auto [i, dim] : llvm::enumerate(expanded)) {
     if (i == 0 || dim.reduced != expanded[i - 1].reduced ||
@@ -227,35 +231,12 @@ View VectorKernelEmitter::makeView(OpBuilder &b, Value memref,
                                    std::optional<int64_t> expandAt) {
   auto type = cast<MemRefType>(memref.getType());
   if (expandAt) {
-    int64_t groups = *op.getGroups();
-    SmallVector<ReassociationIndices> reassociation;
-    SmallVector<int64_t> shape;
-    SmallVector<OpFoldResult> sizes = memref::getMixedSizes(b, loc, memref);
-    SmallVector<OpFoldResult> outputShape;
-    for (int64_t i = 0, e = type.getRank(), next = 0; i < e; ++i) {
-      if (i != *expandAt) {
-        reassociation.push_back({next++});
-        shape.push_back(type.getDimSize(i));
-        outputShape.push_back(sizes[i]);
-        continue;
-      }
-      reassociation.push_back({next, next + 1});
-      next += 2;
-      int64_t extent = type.getDimSize(i);
-      shape.push_back(groups);
-      shape.push_back(ShapedType::isDynamic(extent) ? ShapedType::kDynamic
-                                                    : extent / groups);
-      outputShape.push_back(b.getIndexAttr(groups));
-      if (std::optional<int64_t> c = getConstantIntValue(sizes[i]))
-        outputShape.push_back(b.getIndexAttr(*c / groups));
-      else
-        outputShape.push_back(arith::DivUIOp::create(b, loc,
-                                                     cast<Value>(sizes[i]),
-                                                     index(b, groups))
-                                  .getResult());
-    }
-    memref = memref::ExpandShapeOp::create(b, loc, shape, memref, reassociation,
-                                           outputShape);
+    GroupExpansion expansion =
+        getGroupExpansion(b, loc, type, memref::getMixedSizes(b, loc, memref),
+                          *expandAt, *op.getGroups());
+    memref = memref::ExpandShapeOp::create(b, loc, expansion.shape, memref,
+                                           expansion.reassociation,
+                                           expansion.outputShape);
   }
   View view;
   SmallVector<ReassociationIndices> reassociation;
@@ -409,6 +390,22 @@ SmallVector<Value> VectorKernelEmitter::forLoop(OpBuilder &b, Value lb,
   return SmallVector<Value>(loop.getResults());
 }
 
+Value VectorKernelEmitter::tailMask(OpBuilder &b, Value i) {
+  Value remaining = arith::SubIOp::create(b, loc, runLength, i);
+  return vector::CreateMaskOp::create(b, loc, vectorOf(b.getI1Type()),
+                                      ValueRange{remaining});
+}
+
+void VectorKernelEmitter::forEachVector(
+    OpBuilder &b, Value lb, Value ub, bool masked,
+    function_ref<void(OpBuilder &, Value, Value)> body) {
+  forLoop(b, lb, ub, index(b, vectorLength), {},
+          [&](OpBuilder &vb, Value i, ValueRange) {
+            body(vb, i, masked ? tailMask(vb, i) : Value());
+            return SmallVector<Value>();
+          });
+}
+
 SmallVector<Value> VectorKernelEmitter::overRuns(
     OpBuilder &b, SmallVector<Value> idx, ValueRange inits,
     function_ref<SmallVector<Value>(OpBuilder &, ArrayRef<Value>, ValueRange)>
@@ -434,8 +431,7 @@ SmallVector<Value> VectorKernelEmitter::reduceSlice(OpBuilder &b,
   int64_t block = 64 * chunk;
   unsigned numQuantities = pass.zeros.size();
   // The totals of additive quantities are compensated (Kahan): a slice may
-  // hold millions of blocks or short runs. The compensation of a total
-  // that is no longer finite is 0, so Inf and NaN propagate as such.
+  // hold millions of blocks or short runs.
   auto joinTotals = [&](OpBuilder &jb, ValueRange totals,
                         ArrayRef<Value> partials) {
     SmallVector<Value> next(totals.begin(), totals.end());
@@ -444,17 +440,8 @@ SmallVector<Value> VectorKernelEmitter::reduceSlice(OpBuilder &b,
         next[q] = pass.combine(jb, q, totals[q], partials[q]);
         continue;
       }
-      Value total = totals[q], lost = totals[numQuantities + q];
-      Value y = arith::SubFOp::create(jb, loc, partials[q], lost);
-      Value t = arith::AddFOp::create(jb, loc, total, y);
-      Value newLost = arith::SubFOp::create(
-          jb, loc, arith::SubFOp::create(jb, loc, t, total), y);
-      Value finite = arith::CmpFOp::create(jb, loc, arith::CmpFPredicate::OEQ,
-                                           arith::SubFOp::create(jb, loc, t, t),
-                                           pass.zeros[q]);
-      next[q] = t;
-      next[numQuantities + q] =
-          arith::SelectOp::create(jb, loc, finite, newLost, pass.zeros[q]);
+      std::tie(next[q], next[numQuantities + q]) = buildCompensatedAdd(
+          jb, loc, totals[q], totals[numQuantities + q], partials[q]);
     }
     return next;
   };
@@ -515,10 +502,7 @@ SmallVector<Value> VectorKernelEmitter::reduceSlice(OpBuilder &b,
     SmallVector<Value> tail =
         forLoop(rb, chunkEnd, runLength, index(rb, vectorLength), pass.zeros,
                 [&](OpBuilder &tb, Value i, ValueRange tails) {
-                  Value remaining =
-                      arith::SubIOp::create(tb, loc, runLength, i);
-                  Value mask = vector::CreateMaskOp::create(
-                      tb, loc, vectorOf(tb.getI1Type()), ValueRange{remaining});
+                  Value mask = tailMask(tb, i);
                   Value v = loadVector(tb, x, runIdx, i, mask);
                   return pass.update(tb, v, mask, tails);
                 });
@@ -586,11 +570,10 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
         vector::StoreOp::create(sb, loc, t, y.memref, indices);
     };
     auto fullVectors = [&](OpBuilder &lb, bool streaming) {
-      forLoop(lb, index(lb, 0), vectorEnd, index(lb, vectorLength), {},
-              [&](OpBuilder &sb, Value i, ValueRange) {
-                step(sb, i, Value(), streaming);
-                return SmallVector<Value>();
-              });
+      forEachVector(lb, index(lb, 0), vectorEnd, /*masked=*/false,
+                    [&](OpBuilder &sb, Value i, Value) {
+                      step(sb, i, Value(), streaming);
+                    });
     };
     // Streaming stores need the run to start on a vector boundary.
     Value runStart = arith::AddIOp::create(
@@ -614,14 +597,10 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
           fullVectors(eb, /*streaming=*/false);
           scf::YieldOp::create(eb, loc);
         });
-    forLoop(rb, vectorEnd, runLength, index(rb, vectorLength), {},
-            [&](OpBuilder &sb, Value i, ValueRange) {
-              Value remaining = arith::SubIOp::create(sb, loc, runLength, i);
-              Value mask = vector::CreateMaskOp::create(
-                  sb, loc, vectorOf(sb.getI1Type()), ValueRange{remaining});
-              step(sb, i, mask, /*streaming=*/false);
-              return SmallVector<Value>();
-            });
+    forEachVector(rb, vectorEnd, runLength, /*masked=*/true,
+                  [&](OpBuilder &sb, Value i, Value mask) {
+                    step(sb, i, mask, /*streaming=*/false);
+                  });
     return {};
   };
   overRuns(b, SmallVector<Value>(idx), {}, runBody);
@@ -810,12 +789,8 @@ LogicalResult VectorKernelEmitter::emit() {
     running[1] = statisticsView(b, contiguous(op.getRunningVar(), true, true));
   }
 
-  auto xType = cast<MemRefType>(x.memref.getType());
-  for (int64_t c = 0, e = xType.getRank(); c < e; ++c)
-    extents.push_back(
-        xType.isDynamicDim(c)
-            ? memref::DimOp::create(b, loc, x.memref, c).getResult()
-            : index(b, xType.getDimSize(c)));
+  extents = getValueOrCreateConstantIndexOp(
+      b, loc, memref::getMixedSizes(b, loc, x.memref));
 
   strides.assign(extents.size(), Value());
   Value elements = index(b, 1);
@@ -884,20 +859,8 @@ LogicalResult VectorKernelEmitter::emit() {
       else
         vector::StoreOp::create(wb, loc, v, wide, ValueRange{i});
     };
-    forLoop(b, index(b, 0), vectorEnd, index(b, vectorLength), {},
-            [&](OpBuilder &wb, Value i, ValueRange) {
-              widen(wb, i, Value());
-              return SmallVector<Value>();
-            });
-    forLoop(b, vectorEnd, runLength, index(b, vectorLength), {},
-            [&](OpBuilder &wb, Value i, ValueRange) {
-              Value remaining = arith::SubIOp::create(wb, loc, runLength, i);
-              widen(wb, i,
-                    vector::CreateMaskOp::create(wb, loc,
-                                                 vectorOf(wb.getI1Type()),
-                                                 ValueRange{remaining}));
-              return SmallVector<Value>();
-            });
+    forEachVector(b, index(b, 0), vectorEnd, /*masked=*/false, widen);
+    forEachVector(b, vectorEnd, runLength, /*masked=*/true, widen);
     view = wideView;
   };
   if (scale.memref)
