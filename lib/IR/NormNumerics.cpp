@@ -14,9 +14,29 @@
 
 using namespace mlir;
 
+/// A constant of `type` (a scalar or a vector, then splat) whose elements
+/// are `element`.
+static Value constantLike(OpBuilder &b, Location loc, Type type,
+                          TypedAttr element) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vector, cast<Attribute>(element)));
+  return arith::ConstantOp::create(b, loc, element);
+}
+
 static Value floatConstant(OpBuilder &b, Location loc, Type type,
                            double value) {
-  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+  return constantLike(b, loc, type,
+                      b.getFloatAttr(getElementTypeOrSelf(type), value));
+}
+
+/// The integer type (or vector of it) of the width of the float `type`.
+static Type bitsTypeOf(OpBuilder &b, Type type) {
+  Type bits =
+      b.getIntegerType(getElementTypeOrSelf(type).getIntOrFloatBitWidth());
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.clone(bits);
+  return bits;
 }
 
 static Value zeroOf(OpBuilder &b, Location loc, Type type) {
@@ -44,14 +64,15 @@ std::pair<Value, Value> mlir::norm::buildCompensatedAdd(OpBuilder &b,
 }
 
 Value mlir::norm::buildScaleFactor(OpBuilder &b, Location loc, Value maxAbs) {
-  auto acc = cast<FloatType>(maxAbs.getType());
+  auto acc = cast<FloatType>(getElementTypeOrSelf(maxAbs.getType()));
   unsigned width = acc.getWidth();
   unsigned mantissa = acc.getFPMantissaWidth() - 1;
   unsigned exponentBits = width - 1 - mantissa;
   int64_t bias = (int64_t(1) << (exponentBits - 1)) - 1;
-  Type intType = b.getIntegerType(width);
+  Type intType = bitsTypeOf(b, maxAbs.getType());
   auto intConstant = [&](int64_t v) {
-    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(intType, v));
+    return constantLike(b, loc, intType,
+                        b.getIntegerAttr(getElementTypeOrSelf(intType), v));
   };
   Value bits = arith::BitcastOp::create(b, loc, intType, maxAbs);
   Value exponent = arith::AndIOp::create(
@@ -63,7 +84,24 @@ Value mlir::norm::buildScaleFactor(OpBuilder &b, Location loc, Value maxAbs) {
   Value kExponent =
       arith::SubIOp::create(b, loc, intConstant(2 * bias), exponent);
   Value kBits = arith::ShLIOp::create(b, loc, kExponent, intConstant(mantissa));
-  return arith::BitcastOp::create(b, loc, acc, kBits);
+  return arith::BitcastOp::create(b, loc, maxAbs.getType(), kBits);
+}
+
+/// 1/k for a power of two k built by buildScaleFactor, from its exponent
+/// bits: exact (k and 1/k are normal), so multiplying by it is dividing by k
+/// at the latency of a multiplication.
+static Value inverseScaleFactor(OpBuilder &b, Location loc, Value k) {
+  auto acc = cast<FloatType>(getElementTypeOrSelf(k.getType()));
+  unsigned width = acc.getWidth();
+  unsigned mantissa = acc.getFPMantissaWidth() - 1;
+  int64_t bias = (int64_t(1) << (width - 2 - mantissa)) - 1;
+  Type intType = bitsTypeOf(b, k.getType());
+  Value twiceBias = constantLike(
+      b, loc, intType,
+      b.getIntegerAttr(getElementTypeOrSelf(intType), (2 * bias) << mantissa));
+  Value bits = arith::BitcastOp::create(b, loc, intType, k);
+  return arith::BitcastOp::create(
+      b, loc, k.getType(), arith::SubIOp::create(b, loc, twiceBias, bits));
 }
 
 Value mlir::norm::buildScaledRsqrt(OpBuilder &b, Location loc, Value momentK,
@@ -78,8 +116,9 @@ Value mlir::norm::buildScaledRsqrt(OpBuilder &b, Location loc, Value momentK,
                             arith::AddFOp::create(b, loc, momentK, epsK)));
   if (eps <= 0)
     return rstd;
-  Value moment = arith::DivFOp::create(
-      b, loc, arith::DivFOp::create(b, loc, momentK, k), k);
+  Value kInverse = inverseScaleFactor(b, loc, k);
+  Value moment = arith::MulFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, momentK, kInverse), kInverse);
   Value unscaled = math::RsqrtOp::create(
       b, loc, arith::AddFOp::create(b, loc, moment, epsValue));
   rstd =
@@ -97,12 +136,13 @@ norm::CenteredStatistics mlir::norm::buildCenteredStatistics(
   Value centered = arith::SubFOp::create(b, loc, sumSquares, correction);
   Value varK = arith::MaximumFOp::create(
       b, loc, arith::DivFOp::create(b, loc, centered, count), zero);
-  Value shift = arith::DivFOp::create(b, loc, meanShift, k);
+  Value kInverse = inverseScaleFactor(b, loc, k);
+  Value shift = arith::MulFOp::create(b, loc, meanShift, kInverse);
   Value correctedMean =
       arith::SelectOp::create(b, loc, isFinite(b, loc, shift),
                               arith::AddFOp::create(b, loc, mean, shift), mean);
-  Value variance =
-      arith::DivFOp::create(b, loc, arith::DivFOp::create(b, loc, varK, k), k);
+  Value variance = arith::MulFOp::create(
+      b, loc, arith::MulFOp::create(b, loc, varK, kInverse), kInverse);
   return {variance, buildScaledRsqrt(b, loc, varK, k, eps), correctedMean};
 }
 

@@ -73,6 +73,10 @@ struct ReductionPass {
   std::function<Value(OpBuilder &, unsigned q, Value, Value)> combine;
 };
 
+/// The most slices one group of the parallel loop handles (lanes of the
+/// vectors carrying their statistics).
+constexpr int64_t kMaxGroup = 8;
+
 /// Collapses an identity-layout memref. A group is static only when all its
 /// dims are (the inferring builder would call 0 × ? static).
 static Value collapseContiguous(OpBuilder &b, Location loc, Value memref,
@@ -161,7 +165,20 @@ private:
   /// Reduces the slice at `idx` with `pass`; returns the total vectors.
   SmallVector<Value> reduceSlice(OpBuilder &b, ArrayRef<Value> idx,
                                  const ReductionPass &pass);
-  void emitSlice(OpBuilder &b, ArrayRef<Value> idx);
+  /// The indices of the slice dims of the slice at linear index `linear`
+  /// (the others null).
+  SmallVector<Value> sliceIndex(OpBuilder &b, Value linear);
+  using SliceBody = function_ref<SmallVector<Value>(
+      OpBuilder &, Value r, ArrayRef<Value> idx, ValueRange)>;
+  /// A loop over the slices first + r, r < size, carrying `inits`.
+  SmallVector<Value> forEachSlice(OpBuilder &b, Value first, Value size,
+                                  ValueRange inits, SliceBody body);
+  /// The kernel for the `size` slices from `first`, phase by phase: the
+  /// first pass of each, their scale factors (and means), the second pass
+  /// of each, their statistics, then the normalize pass of each. The
+  /// latency chains of short slices overlap, and the scalar formulas run
+  /// once, on a vector holding one slice per lane.
+  void emitGroup(OpBuilder &b, Value first, Value size);
   void normalizeSlice(OpBuilder &b, ArrayRef<Value> idx, Value mean,
                       Value l2Scale, Value rstd);
 
@@ -183,6 +200,8 @@ private:
   View x, y, scale, bias, givenMean, givenVariance, running[2];
   SmallVector<View> saved;
   Value count, runLength, chunkEnd, vectorEnd;
+  /// Slices per group (1 to kMaxGroup, chosen at run time).
+  Value groupSize;
   /// Row-major strides of the collapsed dims of x and y (in elements).
   SmallVector<Value> strides;
   /// x as one dim, the last element, and the distance to the same element of
@@ -445,68 +464,104 @@ SmallVector<Value> VectorKernelEmitter::reduceSlice(OpBuilder &b,
     }
     return next;
   };
+  // Accumulates the chunks of the run in [lb, ub) into `accs`.
+  auto chunkLoop = [&](OpBuilder &lb, ArrayRef<Value> runIdx, Value nextRun,
+                       Value begin, Value end, ValueRange accs) {
+    return forLoop(lb, begin, end, index(lb, chunk), accs,
+                   [&](OpBuilder &cb, Value i, ValueRange current) {
+                     SmallVector<Value> next(current.begin(), current.end());
+                     for (int64_t u = 0; u < unroll; ++u) {
+                       Value offset = arith::AddIOp::create(
+                           cb, loc, i, index(cb, u * vectorLength));
+                       Value v = loadVector(cb, x, runIdx, offset, Value());
+                       if (nextRun && (u == 0 || 2 * u == unroll))
+                         prefetch(cb, nextRun, offset);
+                       SmallVector<Value> lane;
+                       for (unsigned q = 0; q < numQuantities; ++q)
+                         lane.push_back(current[q * unroll + u]);
+                       SmallVector<Value> updated =
+                           pass.update(cb, v, Value(), lane);
+                       for (unsigned q = 0; q < numQuantities; ++q)
+                         next[q * unroll + u] = updated[q];
+                     }
+                     return next;
+                   });
+  };
+  // Pairwise join of the accumulators of each quantity.
+  auto joinAccumulators = [&](OpBuilder &jb, ArrayRef<Value> accs) {
+    SmallVector<Value> joined;
+    for (unsigned q = 0; q < numQuantities; ++q) {
+      SmallVector<Value> level(accs.begin() + q * unroll,
+                               accs.begin() + (q + 1) * unroll);
+      while (level.size() > 1) {
+        SmallVector<Value> up;
+        for (size_t j = 0; j + 1 < level.size(); j += 2)
+          up.push_back(pass.combine(jb, q, level[j], level[j + 1]));
+        if (level.size() % 2)
+          up.push_back(level.back());
+        level = up;
+      }
+      joined.push_back(level[0]);
+    }
+    return joined;
+  };
+  SmallVector<Value> zeros;
+  for (unsigned q = 0; q < numQuantities; ++q)
+    zeros.append(unroll, pass.zeros[q]);
   auto runBody = [&](OpBuilder &rb, ArrayRef<Value> runIdx,
                      ValueRange totals) -> SmallVector<Value> {
     Value nextRun;
     if (pass.prefetchNextSlice && nextSliceDistance)
       nextRun = arith::AddIOp::create(rb, loc, linearIndex(rb, runIdx),
                                       nextSliceDistance);
-    SmallVector<Value> blocked = forLoop(
-        rb, index(rb, 0), chunkEnd, index(rb, block), totals,
-        [&](OpBuilder &bb, Value blockStart, ValueRange blockTotals) {
+    // The first block and the masked tail (into the first accumulator)
+    // start the run's totals without compensation, which a short run then
+    // never pays for.
+    Value firstEnd =
+        arith::MinUIOp::create(rb, loc, index(rb, block), chunkEnd);
+    SmallVector<Value> accs =
+        chunkLoop(rb, runIdx, nextRun, index(rb, 0), firstEnd, zeros);
+    SmallVector<Value> tailInits;
+    for (unsigned q = 0; q < numQuantities; ++q)
+      tailInits.push_back(accs[q * unroll]);
+    SmallVector<Value> tail =
+        forLoop(rb, chunkEnd, runLength, index(rb, vectorLength), tailInits,
+                [&](OpBuilder &tb, Value i, ValueRange current) {
+                  Value mask = tailMask(tb, i);
+                  Value v = loadVector(tb, x, runIdx, i, mask);
+                  return pass.update(tb, v, mask, current);
+                });
+    for (unsigned q = 0; q < numQuantities; ++q)
+      accs[q * unroll] = tail[q];
+    SmallVector<Value> run = joinAccumulators(rb, accs);
+    run.append(pass.zeros.begin(), pass.zeros.end());
+    // Further blocks: fresh accumulators each, compensated into the totals.
+    run = forLoop(
+        rb, firstEnd, chunkEnd, index(rb, block), run,
+        [&](OpBuilder &bb, Value blockStart, ValueRange runTotals) {
           Value blockEnd = arith::MinUIOp::create(
               bb, loc,
               arith::AddIOp::create(bb, loc, blockStart, index(bb, block)),
               chunkEnd);
-          SmallVector<Value> zeros;
-          for (unsigned q = 0; q < numQuantities; ++q)
-            zeros.append(unroll, pass.zeros[q]);
           SmallVector<Value> partial =
-              forLoop(bb, blockStart, blockEnd, index(bb, chunk), zeros,
-                      [&](OpBuilder &cb, Value i, ValueRange accs) {
-                        SmallVector<Value> next(accs.begin(), accs.end());
-                        for (int64_t u = 0; u < unroll; ++u) {
-                          Value offset = arith::AddIOp::create(
-                              cb, loc, i, index(cb, u * vectorLength));
-                          Value v = loadVector(cb, x, runIdx, offset, Value());
-                          if (nextRun && (u == 0 || 2 * u == unroll))
-                            prefetch(cb, nextRun, offset);
-                          SmallVector<Value> lane;
-                          for (unsigned q = 0; q < numQuantities; ++q)
-                            lane.push_back(accs[q * unroll + u]);
-                          SmallVector<Value> updated =
-                              pass.update(cb, v, Value(), lane);
-                          for (unsigned q = 0; q < numQuantities; ++q)
-                            next[q * unroll + u] = updated[q];
-                        }
-                        return next;
-                      });
-          // Pairwise join of the accumulators, then into the totals.
-          SmallVector<Value> joined;
-          for (unsigned q = 0; q < numQuantities; ++q) {
-            SmallVector<Value> level(partial.begin() + q * unroll,
-                                     partial.begin() + (q + 1) * unroll);
-            while (level.size() > 1) {
-              SmallVector<Value> up;
-              for (size_t j = 0; j + 1 < level.size(); j += 2)
-                up.push_back(pass.combine(bb, q, level[j], level[j + 1]));
-              if (level.size() % 2)
-                up.push_back(level.back());
-              level = up;
-            }
-            joined.push_back(level[0]);
-          }
-          return joinTotals(bb, blockTotals, joined);
+              chunkLoop(bb, runIdx, nextRun, blockStart, blockEnd, zeros);
+          return joinTotals(bb, runTotals, joinAccumulators(bb, partial));
         });
-    // The tail of the run, one masked vector at a time, as one more block.
-    SmallVector<Value> tail =
-        forLoop(rb, chunkEnd, runLength, index(rb, vectorLength), pass.zeros,
-                [&](OpBuilder &tb, Value i, ValueRange tails) {
-                  Value mask = tailMask(tb, i);
-                  Value v = loadVector(tb, x, runIdx, i, mask);
-                  return pass.update(tb, v, mask, tails);
-                });
-    return joinTotals(rb, blocked, tail);
+    if (outerReducedDims.empty())
+      return run;
+    // The slice's totals over its runs, compensated, carries included.
+    SmallVector<Value> next(totals.begin(), totals.end());
+    for (unsigned q = 0; q < numQuantities; ++q) {
+      if (!pass.additive[q]) {
+        next[q] = pass.combine(rb, q, totals[q], run[q]);
+        continue;
+      }
+      Value carry = arith::AddFOp::create(rb, loc, totals[numQuantities + q],
+                                          run[numQuantities + q]);
+      std::tie(next[q], next[numQuantities + q]) =
+          buildCompensatedAdd(rb, loc, totals[q], carry, run[q]);
+    }
+    return next;
   };
   SmallVector<Value> inits(pass.zeros);
   inits.append(pass.zeros.begin(), pass.zeros.end());
@@ -606,15 +661,43 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
   overRuns(b, SmallVector<Value>(idx), {}, runBody);
 }
 
-void VectorKernelEmitter::emitSlice(OpBuilder &b, ArrayRef<Value> idx) {
+SmallVector<Value> VectorKernelEmitter::sliceIndex(OpBuilder &b, Value linear) {
+  SmallVector<Value> idx(extents.size());
+  if (sliceDims.empty())
+    return idx;
+  for (int64_t c : llvm::reverse(llvm::drop_begin(sliceDims))) {
+    idx[c] = arith::RemUIOp::create(b, loc, linear, extents[c]);
+    linear = arith::DivUIOp::create(b, loc, linear, extents[c]);
+  }
+  idx[sliceDims.front()] = linear;
+  return idx;
+}
+
+SmallVector<Value> VectorKernelEmitter::forEachSlice(OpBuilder &b, Value first,
+                                                     Value size,
+                                                     ValueRange inits,
+                                                     SliceBody body) {
+  return forLoop(b, index(b, 0), size, index(b, 1), inits,
+                 [&](OpBuilder &sb, Value r, ValueRange args) {
+                   SmallVector<Value> idx =
+                       sliceIndex(sb, arith::AddIOp::create(sb, loc, first, r));
+                   return body(sb, r, idx, args);
+                 });
+}
+
+void VectorKernelEmitter::emitGroup(OpBuilder &b, Value first, Value size) {
   double eps = op.getEpsilon().convertToDouble();
   NormMode mode = op.getMode();
+  Type bits = b.getIntegerType(acc.getWidth());
   VectorType accVector = vectorOf(acc);
-  VectorType bitsVector = vectorOf(b.getIntegerType(acc.getWidth()));
-  Value zeroVector = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(accVector, b.getFloatAttr(acc, 0.0)));
-  Value zeroBits = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(bitsVector, b.getI32IntegerAttr(0)));
+  VectorType bitsVector = vectorOf(bits);
+  VectorType groupVector = VectorType::get({kMaxGroup}, acc);
+  VectorType groupBits = VectorType::get({kMaxGroup}, bits);
+  auto zerosOf = [&](VectorType type) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+  };
+  Value zeroVector = zerosOf(accVector);
+  Value zeroBits = zerosOf(bitsVector);
   Value absMask = arith::ConstantOp::create(
       b, loc,
       DenseElementsAttr::get(bitsVector, b.getI32IntegerAttr(0x7fffffff)));
@@ -627,120 +710,182 @@ void VectorKernelEmitter::emitSlice(OpBuilder &b, ArrayRef<Value> idx) {
     return arith::AndIOp::create(
         cb, loc, arith::BitcastOp::create(cb, loc, bitsVector, v), absMask);
   };
-  auto reduceAdd = [&](Value v) -> Value {
-    return vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, v);
+  auto reduceAdd = [&](OpBuilder &cb, Value v) -> Value {
+    return vector::ReductionOp::create(cb, loc, vector::CombiningKind::ADD, v);
   };
-  auto maxAbsOf = [&](Value bits) -> Value {
-    Value m =
-        vector::ReductionOp::create(b, loc, vector::CombiningKind::MAXSI, bits);
-    return arith::BitcastOp::create(b, loc, acc, m);
+  auto reduceMaxAbs = [&](OpBuilder &cb, Value v) -> Value {
+    return vector::ReductionOp::create(cb, loc, vector::CombiningKind::MAXSI,
+                                       v);
   };
+  // Per-slice values travel between the phases as lanes of group vectors.
+  auto insert = [&](OpBuilder &cb, Value scalar, Value group, Value r) {
+    return vector::InsertOp::create(cb, loc, scalar, group, OpFoldResult(r))
+        .getResult();
+  };
+  auto extract = [&](OpBuilder &cb, Value group, Value r) -> Value {
+    return vector::ExtractOp::create(cb, loc, group, OpFoldResult(r));
+  };
+  auto splat = [&](OpBuilder &cb, Value scalar) -> Value {
+    return vector::BroadcastOp::create(cb, loc, accVector, scalar);
+  };
+  Value groupCount = vector::BroadcastOp::create(b, loc, groupVector, count);
 
-  Value meanValue, rstd, variance, l2Scale, savedL2;
-  if (!op.hasComputedStatistics()) {
-    meanValue = loadScalar(b, givenMean, idx);
-    rstd = buildGivenRstd(b, loc, loadScalar(b, givenVariance, idx), eps);
-  } else if (mode == NormMode::standard) {
-    // Pass 1: Σx and max|x| together.
-    ReductionPass first;
-    first.zeros = {zeroVector, zeroBits};
-    first.additive = {true, false};
-    first.update = [&](OpBuilder &cb, Value v, Value,
-                       ValueRange a) -> SmallVector<Value> {
-      return {arith::AddFOp::create(cb, loc, a[0], v),
-              arith::MaxSIOp::create(cb, loc, a[1], absBits(cb, v))};
-    };
-    first.combine = [&](OpBuilder &cb, unsigned q, Value l, Value r) -> Value {
-      if (q == 0)
-        return arith::AddFOp::create(cb, loc, l, r);
-      return arith::MaxSIOp::create(cb, loc, l, r);
-    };
-    SmallVector<Value> sums = reduceSlice(b, idx, first);
-    Value sliceMean = arith::DivFOp::create(b, loc, reduceAdd(sums[0]), count);
-    Value k = buildScaleFactor(b, loc, maxAbsOf(sums[1]));
-    // Pass 2: Σd and Σd² with d = k·(x − mean).
-    Value meanV = vector::BroadcastOp::create(b, loc, accVector, sliceMean);
-    Value kV = vector::BroadcastOp::create(b, loc, accVector, k);
-    ReductionPass second;
-    second.zeros = {zeroVector, zeroVector};
-    second.additive = {true, true};
-    second.prefetchNextSlice = true;
-    second.update = [&](OpBuilder &cb, Value v, Value mask,
-                        ValueRange a) -> SmallVector<Value> {
-      Value d = arith::MulFOp::create(
-          cb, loc, arith::SubFOp::create(cb, loc, v, meanV), kV);
-      if (mask)
-        d = arith::SelectOp::create(cb, loc, mask, d, zeroVector);
-      return {arith::AddFOp::create(cb, loc, a[0], d),
-              multiplyAdd(cb, loc, d, d, a[1])};
-    };
-    second.combine = addCombine;
-    SmallVector<Value> centered = reduceSlice(b, idx, second);
-    CenteredStatistics stats =
-        buildCenteredStatistics(b, loc, reduceAdd(centered[1]), k,
-                                reduceAdd(centered[0]), sliceMean, count, eps);
-    meanValue = stats.mean;
-    rstd = stats.rstd;
-    variance = stats.variance;
-  } else {
-    ReductionPass first;
-    first.zeros = {zeroBits};
-    first.additive = {false};
-    first.update = [&](OpBuilder &cb, Value v, Value,
-                       ValueRange a) -> SmallVector<Value> {
-      return {arith::MaxSIOp::create(cb, loc, a[0], absBits(cb, v))};
-    };
-    first.combine = [&](OpBuilder &cb, unsigned, Value l, Value r) -> Value {
-      return arith::MaxSIOp::create(cb, loc, l, r);
-    };
-    Value maxAbs = maxAbsOf(reduceSlice(b, idx, first)[0]);
-    Value k = buildScaleFactor(b, loc, maxAbs);
-    Value kV = vector::BroadcastOp::create(b, loc, accVector, k);
-    ReductionPass second;
-    second.zeros = {zeroVector};
-    second.additive = {true};
-    second.prefetchNextSlice = true;
-    second.update = [&](OpBuilder &cb, Value v, Value,
-                        ValueRange a) -> SmallVector<Value> {
-      Value s = arith::MulFOp::create(cb, loc, v, kV);
-      return {multiplyAdd(cb, loc, s, s, a[0])};
-    };
-    second.combine = addCombine;
-    Value sumSquares = reduceAdd(reduceSlice(b, idx, second)[0]);
+  // The statistics of the group's slices, one lane each.
+  Value meanValues, rstdValues, varianceValues, l2Scales, savedL2Values;
+  if (op.hasComputedStatistics() && mode == NormMode::standard) {
+    // Pass 1 of every slice: Σx and max|x| together.
+    SmallVector<Value> firsts = forEachSlice(
+        b, first, size, {zerosOf(groupVector), zerosOf(groupBits)},
+        [&](OpBuilder &sb, Value r, ArrayRef<Value> idx,
+            ValueRange lanes) -> SmallVector<Value> {
+          ReductionPass pass;
+          pass.zeros = {zeroVector, zeroBits};
+          pass.additive = {true, false};
+          pass.update = [&](OpBuilder &cb, Value v, Value,
+                            ValueRange a) -> SmallVector<Value> {
+            return {arith::AddFOp::create(cb, loc, a[0], v),
+                    arith::MaxSIOp::create(cb, loc, a[1], absBits(cb, v))};
+          };
+          pass.combine = [&](OpBuilder &cb, unsigned q, Value l,
+                             Value r) -> Value {
+            if (q == 0)
+              return arith::AddFOp::create(cb, loc, l, r);
+            return arith::MaxSIOp::create(cb, loc, l, r);
+          };
+          SmallVector<Value> sums = reduceSlice(sb, idx, pass);
+          return {insert(sb, reduceAdd(sb, sums[0]), lanes[0], r),
+                  insert(sb, reduceMaxAbs(sb, sums[1]), lanes[1], r)};
+        });
+    Value means = arith::DivFOp::create(b, loc, firsts[0], groupCount);
+    Value scales = buildScaleFactor(
+        b, loc, arith::BitcastOp::create(b, loc, groupVector, firsts[1]));
+    // Pass 2 of every slice: Σd and Σd² with d = k·(x − mean), computed as
+    // k·x − k·mean in one FMA: k is a power of two, so both forms round
+    // once, identically.
+    Value negScaledMeans = arith::NegFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, means, scales));
+    SmallVector<Value> seconds = forEachSlice(
+        b, first, size, {zerosOf(groupVector), zerosOf(groupVector)},
+        [&](OpBuilder &sb, Value r, ArrayRef<Value> idx,
+            ValueRange lanes) -> SmallVector<Value> {
+          Value kV = splat(sb, extract(sb, scales, r));
+          Value negScaledMeanV = splat(sb, extract(sb, negScaledMeans, r));
+          ReductionPass pass;
+          pass.zeros = {zeroVector, zeroVector};
+          pass.additive = {true, true};
+          pass.prefetchNextSlice = true;
+          pass.update = [&](OpBuilder &cb, Value v, Value mask,
+                            ValueRange a) -> SmallVector<Value> {
+            Value d = multiplyAdd(cb, loc, v, kV, negScaledMeanV);
+            if (mask)
+              d = arith::SelectOp::create(cb, loc, mask, d, zeroVector);
+            return {arith::AddFOp::create(cb, loc, a[0], d),
+                    multiplyAdd(cb, loc, d, d, a[1])};
+          };
+          pass.combine = addCombine;
+          SmallVector<Value> sums = reduceSlice(sb, idx, pass);
+          return {insert(sb, reduceAdd(sb, sums[0]), lanes[0], r),
+                  insert(sb, reduceAdd(sb, sums[1]), lanes[1], r)};
+        });
+    CenteredStatistics stats = buildCenteredStatistics(
+        b, loc, seconds[1], scales, seconds[0], means, groupCount, eps);
+    meanValues = stats.mean;
+    rstdValues = stats.rstd;
+    varianceValues = stats.variance;
+  } else if (op.hasComputedStatistics()) {
+    Value maxBits = forEachSlice(
+        b, first, size, {zerosOf(groupBits)},
+        [&](OpBuilder &sb, Value r, ArrayRef<Value> idx,
+            ValueRange lanes) -> SmallVector<Value> {
+          ReductionPass pass;
+          pass.zeros = {zeroBits};
+          pass.additive = {false};
+          pass.update = [&](OpBuilder &cb, Value v, Value,
+                            ValueRange a) -> SmallVector<Value> {
+            return {arith::MaxSIOp::create(cb, loc, a[0], absBits(cb, v))};
+          };
+          pass.combine = [&](OpBuilder &cb, unsigned, Value l,
+                             Value r) -> Value {
+            return arith::MaxSIOp::create(cb, loc, l, r);
+          };
+          Value m = reduceMaxAbs(sb, reduceSlice(sb, idx, pass)[0]);
+          return {insert(sb, m, lanes[0], r)};
+        })[0];
+    Value maxAbs = arith::BitcastOp::create(b, loc, groupVector, maxBits);
+    Value scales = buildScaleFactor(b, loc, maxAbs);
+    Value sumSquares =
+        forEachSlice(b, first, size, {zerosOf(groupVector)},
+                     [&](OpBuilder &sb, Value r, ArrayRef<Value> idx,
+                         ValueRange lanes) -> SmallVector<Value> {
+                       Value kV = splat(sb, extract(sb, scales, r));
+                       ReductionPass pass;
+                       pass.zeros = {zeroVector};
+                       pass.additive = {true};
+                       pass.prefetchNextSlice = true;
+                       pass.update = [&](OpBuilder &cb, Value v, Value,
+                                         ValueRange a) -> SmallVector<Value> {
+                         Value scaled = arith::MulFOp::create(cb, loc, v, kV);
+                         return {multiplyAdd(cb, loc, scaled, scaled, a[0])};
+                       };
+                       pass.combine = addCombine;
+                       Value sum = reduceAdd(sb, reduceSlice(sb, idx, pass)[0]);
+                       return {insert(sb, sum, lanes[0], r)};
+                     })[0];
     if (mode == NormMode::rms) {
-      Value ms = arith::DivFOp::create(b, loc, sumSquares, count);
-      rstd = buildScaledRsqrt(b, loc, ms, k, eps);
+      Value ms = arith::DivFOp::create(b, loc, sumSquares, groupCount);
+      rstdValues = buildScaledRsqrt(b, loc, ms, scales, eps);
     } else {
-      std::tie(rstd, savedL2) =
-          buildL2Inverse(b, loc, sumSquares, k, maxAbs, eps);
-      l2Scale = k;
+      std::tie(rstdValues, savedL2Values) =
+          buildL2Inverse(b, loc, sumSquares, scales, maxAbs, eps);
+      l2Scales = scales;
     }
   }
 
-  normalizeSlice(b, idx, meanValue, l2Scale, rstd);
+  // Normalize every slice, and store its statistics.
+  forEachSlice(
+      b, first, size, {},
+      [&](OpBuilder &sb, Value r, ArrayRef<Value> idx,
+          ValueRange) -> SmallVector<Value> {
+        auto lane = [&](Value group) -> Value {
+          return group ? extract(sb, group, r) : Value();
+        };
+        Value meanValue = lane(meanValues), rstd = lane(rstdValues);
+        if (!op.hasComputedStatistics()) {
+          meanValue = loadScalar(sb, givenMean, idx);
+          rstd =
+              buildGivenRstd(sb, loc, loadScalar(sb, givenVariance, idx), eps);
+        }
+        normalizeSlice(sb, idx, meanValue, lane(l2Scales), rstd);
 
-  if (!saved.empty()) {
-    if (mode == NormMode::standard) {
-      storeScalar(b, meanValue, saved[0], idx);
-      storeScalar(b, op.getSavedVariance() ? variance : rstd, saved[1], idx);
-    } else {
-      storeScalar(b, savedL2 ? savedL2 : rstd, saved[0], idx);
-    }
-  }
-  if (op.isTraining()) {
-    double momentum = op.getMomentum()->convertToDouble();
-    Value factor = op.getUnbiased() ? buildUnbiasFactor(b, loc, count)
-                                    : accConstant(b, 1.0);
-    Value unbiased = arith::MulFOp::create(b, loc, variance, factor);
-    storeScalar(b,
-                buildRunningUpdate(b, loc, loadScalar(b, running[0], idx),
-                                   meanValue, momentum),
-                running[0], idx);
-    storeScalar(b,
-                buildRunningUpdate(b, loc, loadScalar(b, running[1], idx),
-                                   unbiased, momentum),
-                running[1], idx);
-  }
+        if (!saved.empty()) {
+          if (mode == NormMode::standard) {
+            storeScalar(sb, meanValue, saved[0], idx);
+            storeScalar(sb, op.getSavedVariance() ? lane(varianceValues) : rstd,
+                        saved[1], idx);
+          } else {
+            storeScalar(sb, savedL2Values ? lane(savedL2Values) : rstd,
+                        saved[0], idx);
+          }
+        }
+        if (op.isTraining()) {
+          double momentum = op.getMomentum()->convertToDouble();
+          Value factor = op.getUnbiased() ? buildUnbiasFactor(sb, loc, count)
+                                          : accConstant(sb, 1.0);
+          Value unbiased =
+              arith::MulFOp::create(sb, loc, lane(varianceValues), factor);
+          storeScalar(sb,
+                      buildRunningUpdate(sb, loc,
+                                         loadScalar(sb, running[0], idx),
+                                         meanValue, momentum),
+                      running[0], idx);
+          storeScalar(sb,
+                      buildRunningUpdate(sb, loc,
+                                         loadScalar(sb, running[1], idx),
+                                         unbiased, momentum),
+                      running[1], idx);
+        }
+        return {};
+      });
 }
 
 LogicalResult VectorKernelEmitter::emit() {
@@ -838,6 +983,21 @@ LogicalResult VectorKernelEmitter::emit() {
                             index(b, int64_t(64) << 10));
   count = arith::UIToFPOp::create(
       b, loc, acc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), n));
+  // Slices per group: as many as fit in 32 KiB (L1), at most kMaxGroup.
+  Value sliceBytes = arith::MaxUIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, n, index(b, inBytes)), index(b, 1));
+  groupSize = arith::MaxUIOp::create(
+      b, loc,
+      arith::MinUIOp::create(b, loc,
+                             arith::DivUIOp::create(b, loc,
+                                                    index(b, int64_t(8) << 10),
+                                                    sliceBytes),
+                             index(b, kMaxGroup)),
+      index(b, 1));
+  // Pass 2 of a slice prefetches the same slice of the next group.
+  if (nextSliceDistance)
+    nextSliceDistance =
+        arith::MulIOp::create(b, loc, nextSliceDistance, groupSize);
 
   // 16-bit affine parameters that vary along the run only (LayerNorm,
   // RMSNorm) are widened to f32 once, so that the normalize loop of every
@@ -868,24 +1028,27 @@ LogicalResult VectorKernelEmitter::emit() {
   if (bias.memref)
     widenRunParameter(bias);
 
-  // One parallel loop over the slices, delinearized into their indices.
-  SmallVector<Value> idx(extents.size());
+  // One parallel loop over groups of slices.
   if (sliceDims.empty()) {
-    emitSlice(b, idx);
+    emitGroup(b, index(b, 0), index(b, 1));
   } else {
     Value slices = index(b, 1);
     for (int64_t c : sliceDims)
       slices = arith::MulIOp::create(b, loc, slices, extents[c]);
+    Value groups = arith::DivUIOp::create(
+        b, loc,
+        arith::AddIOp::create(
+            b, loc, slices,
+            arith::SubIOp::create(b, loc, groupSize, index(b, 1))),
+        groupSize);
     auto parallel = scf::ParallelOp::create(
-        b, loc, ValueRange{index(b, 0)}, ValueRange{slices},
+        b, loc, ValueRange{index(b, 0)}, ValueRange{groups},
         ValueRange{index(b, 1)}, [&](OpBuilder &pb, Location, ValueRange ivs) {
-          Value rest = ivs[0];
-          for (int64_t c : llvm::reverse(llvm::drop_begin(sliceDims))) {
-            idx[c] = arith::RemUIOp::create(pb, loc, rest, extents[c]);
-            rest = arith::DivUIOp::create(pb, loc, rest, extents[c]);
-          }
-          idx[sliceDims.front()] = rest;
-          emitSlice(pb, idx);
+          Value first = arith::MulIOp::create(pb, loc, ivs[0], groupSize);
+          Value size = arith::MinUIOp::create(
+              pb, loc, groupSize,
+              arith::SubIOp::create(pb, loc, slices, first));
+          emitGroup(pb, first, size);
         });
     b.setInsertionPointAfter(parallel);
   }

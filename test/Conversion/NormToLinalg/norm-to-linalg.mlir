@@ -39,21 +39,26 @@
 // CHECK:   %[[CENTERED:.+]] = arith.subf %[[SS]], %[[CORR]] : f32
 // CHECK:   %[[VK:.+]] = arith.divf %[[CENTERED]], %[[N]] : f32
 // CHECK:   %[[VARK:.+]] = arith.maximumf %[[VK]], %[[ZERO]] : f32
-// CHECK:   %[[MS:.+]] = arith.divf %[[SHIFT]], %[[KK]] : f32
+// CHECK:   %[[KBITS:.+]] = arith.bitcast %[[KK]] : f32 to i32
+// CHECK:   %[[KINVBITS:.+]] = arith.subi %c2130706432_i32, %[[KBITS]] : i32
+// CHECK:   %[[KINV:.+]] = arith.bitcast %[[KINVBITS]] : i32 to f32
+// CHECK:   %[[MS:.+]] = arith.mulf %[[SHIFT]], %[[KINV]] : f32
 // CHECK:   %[[NEWMEAN:.+]] = arith.addf %[[M]], %[[MS]] : f32
 // CHECK:   %[[MEAN2:.+]] = arith.select %{{.+}}, %[[NEWMEAN]], %[[M]] : f32
+// CHECK:   %[[V1:.+]] = arith.mulf %[[VARK]], %[[KINV]] : f32
+// CHECK:   %[[VAR:.+]] = arith.mulf %[[V1]], %[[KINV]] : f32
 // CHECK:   %[[EK:.+]] = arith.mulf %[[KK]], %[[EPS]] : f32
 // CHECK:   %[[EK2:.+]] = arith.mulf %[[EK]], %[[KK]] : f32
 // CHECK:   %[[VE:.+]] = arith.addf %[[VARK]], %[[EK2]] : f32
 // CHECK:   %[[R:.+]] = math.rsqrt %[[VE]] : f32
 // CHECK:   %[[RK:.+]] = arith.mulf %[[KK]], %[[R]] : f32
-// CHECK:   %[[VU:.+]] = arith.addf %{{.+}}, %[[EPS]] : f32
+// CHECK:   %[[VU:.+]] = arith.addf %[[VAR]], %[[EPS]] : f32
 // CHECK:   %[[RU:.+]] = math.rsqrt %[[VU]] : f32
 // CHECK:   %[[EKSELF:.+]] = arith.subf %[[EK2]], %[[EK2]] : f32
 // CHECK:   %[[EKFINITE:.+]] = arith.cmpf oeq, %[[EKSELF]], %[[ZERO]] : f32
 // CHECK:   %[[RSEL:.+]] = arith.select %[[EKFINITE]], %[[RK]], %[[RU]] : f32
 // CHECK:   %[[RSTD:.+]] = arith.minimumf %[[RSEL]], %[[RSQRT_EPS]] : f32
-// CHECK:   linalg.yield %{{.+}}, %[[RSTD]], %[[MEAN2]]
+// CHECK:   linalg.yield %[[VAR]], %[[RSTD]], %[[MEAN2]]
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[STATS]]#2, %[[STATS]]#1, %[[G]], %[[B]] : {{.*}}) outs(%[[I]] : tensor<?x768xbf16>)
 // CHECK:   arith.subf
 // CHECK:   arith.mulf

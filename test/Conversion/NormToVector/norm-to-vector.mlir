@@ -1,23 +1,38 @@
 // RUN: norm-opt %s --convert-norm-to-vector --canonicalize --split-input-file | FileCheck %s
 // RUN: norm-opt %s --convert-norm-to-vector="vector-bits=512 accumulators=2" --canonicalize --split-input-file | FileCheck %s --check-prefix=W512
 
-// LayerNorm over rows of 768: one parallel loop over the rows; pass 1 sums
-// x and takes max |x| (as integer max of the magnitude bits) in 4
-// independent vector<8xf32> / vector<8xi32> accumulators; pass 2 sums the
-// scaled deviations and their squares; pass 3 normalizes with γ and β
-// loaded along the row. Nothing is allocated.
+// LayerNorm over rows of 768: one parallel loop over groups of rows, as
+// many as fit in 8 KiB (here 2: 3 KiB rows). Pass 1 of each row of the group
+// sums x and takes max |x| (as integer max of the magnitude bits) in 4
+// independent vector<8xf32> / vector<8xi32> accumulators, and leaves them in
+// a lane of the group's vectors; pass 2 of each row sums the scaled
+// deviations and their squares; the statistics of the group are computed
+// once on those vectors; pass 3 normalizes each row with γ and β loaded
+// along it. Nothing is allocated.
 // CHECK-LABEL: func.func @layer_norm
 // CHECK-NOT: memref.alloc
-// CHECK: scf.parallel (%[[ROW:.+]]) = (%c0) to (%{{.+}}) step (%c1)
+// CHECK: %[[GROUPS:.+]] = arith.divui %{{.+}}, %c2 : index
+// CHECK: scf.parallel (%[[G:.+]]) = (%c0) to (%[[GROUPS]]) step (%c1)
+// CHECK: %[[FIRST:.+]] = arith.muli %[[G]], %c2 : index
+// CHECK: %[[SIZE:.+]] = arith.minui %{{.+}}, %c2 : index
+// CHECK: scf.for %[[R1:.+]] = %c0 to %[[SIZE]] step %c1 iter_args({{.*}}) -> (vector<8xf32>, vector<8xi32>)
 // CHECK: scf.for %{{.+}} = %c0 to %c768 step %c32 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>)
 // CHECK-COUNT-4: vector.load %arg0[%{{.+}}, %{{.+}}] : memref<?x768xf32>, vector<8xf32>
 // CHECK: vector.reduction <add>
+// CHECK: vector.insert %{{.+}}, %{{.+}} [%[[R1]]] : f32 into vector<8xf32>
 // CHECK: vector.reduction <maxsi>
-// While pass 2 runs on the cached row, the next row is prefetched into L2 (two
-// prefetches per 128-byte chunk, clamped to the input).
+// CHECK: vector.insert %{{.+}}, %{{.+}} [%[[R1]]] : i32 into vector<8xi32>
+// CHECK: arith.divf %{{.+}}, %{{.+}} : vector<8xf32>
+// While pass 2 runs on the cached row, the same row of the next group is
+// prefetched into L2 (two prefetches per 128-byte chunk, clamped to the
+// input).
+// CHECK: scf.for %[[R2:.+]] = %c0 to %[[SIZE]] step %c1 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>)
+// CHECK: vector.extract %{{.+}}[%[[R2]]] : f32 from vector<8xf32>
+// CHECK: arith.addi %{{.+}}, %c1536 : index
 // CHECK: scf.for %{{.+}} = %c0 to %c768 step %c32 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK-COUNT-2: memref.prefetch %{{.+}}[%{{.+}}], read, locality<2>, data : memref<?xf32>
-// CHECK: math.rsqrt
+// CHECK: math.rsqrt %{{.+}} : vector<8xf32>
+// CHECK: scf.for %[[R3:.+]] = %c0 to %[[SIZE]] step %c1 {
 // Outputs beyond 16 MiB whose row starts on a vector boundary are written
 // with aligned streaming stores; the others with plain stores.
 // CHECK: memref.extract_aligned_pointer_as_index %arg3
@@ -45,13 +60,22 @@ func.func @layer_norm(%x: memref<?x768xf32>, %g: memref<768xf32>, %b: memref<768
 
 // -----
 
-// Dynamic row length: blocks of whole chunks, then a masked tail whose
-// partial sums join the compensated totals; the normalize tail is a masked
-// store. f16 is widened in registers.
+// Dynamic row length: the group size is chosen at run time. A row is summed
+// as a first block of whole chunks, a masked tail into its first
+// accumulators, then further blocks compensated into the totals; the
+// normalize tail is a masked store. f16 is widened in registers.
 // CHECK-LABEL: func.func @rms_norm_dynamic
 // CHECK: arith.remui %{{.+}}, %c32
+// CHECK: %[[BYTES:.+]] = arith.maxui %{{.+}}, %c1 : index
+// CHECK: %[[FIT:.+]] = arith.divui %c8192, %[[BYTES]] : index
+// CHECK: %[[CAPPED:.+]] = arith.minui %[[FIT]], %c8 : index
+// CHECK: arith.maxui %[[CAPPED]], %c1 : index
 // CHECK: scf.parallel
-// CHECK: scf.for {{.*}} step %c2048
+// CHECK: %[[FIRSTEND:.+]] = arith.minui %{{.+}}, %c2048 : index
+// CHECK: scf.for %{{.+}} = %c0 to %[[FIRSTEND]] step %c32
+// CHECK: vector.create_mask
+// CHECK: vector.maskedload
+// CHECK: scf.for %{{.+}} = %[[FIRSTEND]] to %{{.+}} step %c2048
 // CHECK: arith.minui
 // CHECK: vector.load {{.*}} : memref<?x?xf16>, vector<8xf16>
 // CHECK: arith.extf {{.*}} : vector<8xf16> to vector<8xf32>
@@ -74,7 +98,8 @@ func.func @rms_norm_dynamic(%x: memref<?x?xf16>, %w: memref<?xf16>, %y: memref<?
 // CHECK: memref.expand_shape %arg0 {{\[}}[0], [1, 2], [3], [4]] output_shape [2, 8, 4, 4, 4]
 // CHECK: memref.collapse_shape %{{.+}} {{\[}}[0], [1], [2], [3, 4]] : memref<2x8x4x4x4xbf16> into memref<2x8x4x16xbf16>
 // CHECK: memref.expand_shape %arg1 {{\[}}[0, 1]] output_shape [8, 4] : memref<32xbf16> into memref<8x4xbf16>
-// CHECK: scf.parallel (%{{.+}}) = (%c0) to (%c16) step (%c1)
+// 16 slices of 128 bytes: 2 groups of 8.
+// CHECK: scf.parallel (%{{.+}}) = (%c0) to (%c2) step (%c1)
 // CHECK: memref.load %{{.+}}[%{{.+}}, %{{.+}}] : memref<8x4xbf16>
 func.func @group_norm(%x: memref<2x32x4x4xbf16>, %g: memref<32xbf16>, %y: memref<2x32x4x4xbf16>) {
   norm.normalize standard axes = [1, 2, 3] epsilon = 1.0e-05 groups = 8 on 1
@@ -90,8 +115,11 @@ func.func @group_norm(%x: memref<2x32x4x4xbf16>, %g: memref<32xbf16>, %y: memref
 // statistics are stored once per channel.
 // CHECK-LABEL: func.func @batch_norm_training
 // CHECK: memref.collapse_shape %arg0 {{\[}}[0], [1], [2, 3]] : memref<4x16x8x8xf32> into memref<4x16x64xf32>
-// CHECK: scf.parallel (%[[C:.+]]) = (%c0) to (%c16) step (%c1)
+// CHECK: scf.parallel (%[[G:.+]]) = (%c0) to (%c2) step (%c1)
+// CHECK: %[[FIRST:.+]] = arith.muli %[[G]], %c8 : index
 // CHECK: scf.for %{{.+}} = %c0 to %c4 step %c1
+// CHECK: scf.for %[[R:.+]] = %c0 to %{{.+}} step %c1 {
+// CHECK: %[[C:.+]] = arith.addi %[[FIRST]], %[[R]] : index
 // CHECK: memref.store %{{.+}}, %arg4[%[[C]]]
 // CHECK: memref.store %{{.+}}, %arg5[%[[C]]]
 // CHECK: memref.load %arg1[%[[C]]]
@@ -114,8 +142,8 @@ func.func @batch_norm_training(%x: memref<4x16x8x8xf32>, %rm: memref<16xf32>, %r
 // CHECK: %[[IN:.+]] = memref.alloc() : memref<4x16xf32>
 // CHECK: linalg.copy ins(%arg0 : memref<4x16xf32, strided<[32, 1]>>) outs(%[[IN]] : memref<4x16xf32>)
 // CHECK: %[[OUT:.+]] = memref.alloc() : memref<4x16xf32>
-// CHECK: scf.parallel
-// CHECK: scf.reduce
+// CHECK: scf.for
+// CHECK: vector.store
 // CHECK: linalg.copy ins(%[[OUT]] : memref<4x16xf32>) outs(%arg1 : memref<4x16xf32, strided<[32, 1]>>)
 // CHECK: memref.dealloc %[[IN]]
 // CHECK: memref.dealloc %[[OUT]]
