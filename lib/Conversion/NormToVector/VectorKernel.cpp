@@ -204,14 +204,14 @@ private:
   Value groupSize;
   /// Row-major strides of the collapsed dims of x and y (in elements).
   SmallVector<Value> strides;
-  /// x as one dim, the last element, and the distance to the same element of
-  /// the next slice (null without slice dims).
-  Value xFlat, lastElement, nextSliceDistance;
-  /// True at run time for slices small enough that the next one fits in L2
-  /// beside the current one and its output; larger slices are left to the
-  /// hardware prefetcher (a prefetched 160 KiB GroupNorm slice evicts the
-  /// one being normalized).
-  Value prefetchSlices;
+  /// x as one dim, its last element, and how far ahead pass 2 prefetches
+  /// (null without slice dims): to the same slice of the next group when
+  /// slices are small enough that it fits in L2 beside the current one and
+  /// its output, else 0. Larger slices are left to the hardware prefetcher
+  /// (a prefetched 160 KiB GroupNorm slice evicts the one being normalized);
+  /// prefetching the line being read costs less than a branch, which would
+  /// also have LLVM duplicate the loop.
+  Value xFlat, lastElement, prefetchDistance;
   /// True at run time for outputs much larger than the caches: the normalize
   /// pass then writes whole aligned vectors with streaming stores.
   Value streamOutput;
@@ -379,14 +379,11 @@ Value VectorKernelEmitter::narrow(OpBuilder &b, Value v, Type element) {
 }
 
 void VectorKernelEmitter::prefetch(OpBuilder &b, Value base, Value offset) {
-  scf::IfOp::create(b, loc, prefetchSlices, [&](OpBuilder &tb, Location) {
-    Value at = arith::MinUIOp::create(
-        tb, loc, arith::AddIOp::create(tb, loc, base, offset), lastElement);
-    memref::PrefetchOp::create(tb, loc, xFlat, ValueRange{at},
-                               /*isWrite=*/false,
-                               /*localityHint=*/2, /*isDataCache=*/true);
-    scf::YieldOp::create(tb, loc);
-  });
+  Value at = arith::MinUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, base, offset), lastElement);
+  memref::PrefetchOp::create(b, loc, xFlat, ValueRange{at},
+                             /*isWrite=*/false,
+                             /*localityHint=*/2, /*isDataCache=*/true);
 }
 
 Value VectorKernelEmitter::linearIndex(OpBuilder &b, ArrayRef<Value> idx) {
@@ -511,9 +508,9 @@ SmallVector<Value> VectorKernelEmitter::reduceSlice(OpBuilder &b,
   auto runBody = [&](OpBuilder &rb, ArrayRef<Value> runIdx,
                      ValueRange totals) -> SmallVector<Value> {
     Value nextRun;
-    if (pass.prefetchNextSlice && nextSliceDistance)
+    if (pass.prefetchNextSlice && prefetchDistance)
       nextRun = arith::AddIOp::create(rb, loc, linearIndex(rb, runIdx),
-                                      nextSliceDistance);
+                                      prefetchDistance);
     // The first block and the masked tail (into the first accumulator)
     // start the run's totals without compensation, which a short run then
     // never pays for.
@@ -949,7 +946,7 @@ LogicalResult VectorKernelEmitter::emit() {
       all[0].push_back(c);
     xFlat = collapseContiguous(b, loc, x.memref, all);
     lastElement = arith::SubIOp::create(b, loc, elements, index(b, 1));
-    nextSliceDistance = strides[sliceDims.back()];
+    prefetchDistance = strides[sliceDims.back()];
   }
   // Streaming stores beyond 16 MiB of output (half this class of L3).
   int64_t outBytes = cast<MemRefType>(y.memref.getType())
@@ -977,13 +974,10 @@ LogicalResult VectorKernelEmitter::emit() {
                         .getElementType()
                         .getIntOrFloatBitWidth() /
                     8;
-  prefetchSlices =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                            arith::MulIOp::create(b, loc, n, index(b, inBytes)),
-                            index(b, int64_t(64) << 10));
   count = arith::UIToFPOp::create(
       b, loc, acc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), n));
-  // Slices per group: as many as fit in 32 KiB (L1), at most kMaxGroup.
+  // Slices per group: as many as fit in 8 KiB (a quarter of L1: the group's
+  // outputs and parameters are cached too), at most kMaxGroup.
   Value sliceBytes = arith::MaxUIOp::create(
       b, loc, arith::MulIOp::create(b, loc, n, index(b, inBytes)), index(b, 1));
   groupSize = arith::MaxUIOp::create(
@@ -994,10 +988,15 @@ LogicalResult VectorKernelEmitter::emit() {
                                                     sliceBytes),
                              index(b, kMaxGroup)),
       index(b, 1));
-  // Pass 2 of a slice prefetches the same slice of the next group.
-  if (nextSliceDistance)
-    nextSliceDistance =
-        arith::MulIOp::create(b, loc, nextSliceDistance, groupSize);
+  if (prefetchDistance) {
+    Value prefetchSlices =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, sliceBytes,
+                              index(b, int64_t(64) << 10));
+    prefetchDistance = arith::SelectOp::create(
+        b, loc, prefetchSlices,
+        arith::MulIOp::create(b, loc, prefetchDistance, groupSize),
+        index(b, 0));
+  }
 
   // 16-bit affine parameters that vary along the run only (LayerNorm,
   // RMSNorm) are widened to f32 once, so that the normalize loop of every
