@@ -511,38 +511,42 @@ SmallVector<Value> VectorKernelEmitter::reduceSlice(OpBuilder &b,
     if (pass.prefetchNextSlice && prefetchDistance)
       nextRun = arith::AddIOp::create(rb, loc, linearIndex(rb, runIdx),
                                       prefetchDistance);
-    // The first block and the masked tail (into the first accumulator)
-    // start the run's totals without compensation, which a short run then
-    // never pays for.
-    Value firstEnd =
-        arith::MinUIOp::create(rb, loc, index(rb, block), chunkEnd);
-    SmallVector<Value> accs =
-        chunkLoop(rb, runIdx, nextRun, index(rb, 0), firstEnd, zeros);
-    SmallVector<Value> tailInits;
-    for (unsigned q = 0; q < numQuantities; ++q)
-      tailInits.push_back(accs[q * unroll]);
-    SmallVector<Value> tail =
-        forLoop(rb, chunkEnd, runLength, index(rb, vectorLength), tailInits,
+    // The masked tail first: it starts the run's totals, and the first block
+    // adds to them without compensation, which a short run then never pays
+    // for (a select, not a branch LLVM would duplicate the loop for).
+    SmallVector<Value> run =
+        forLoop(rb, chunkEnd, runLength, index(rb, vectorLength), pass.zeros,
                 [&](OpBuilder &tb, Value i, ValueRange current) {
                   Value mask = tailMask(tb, i);
                   Value v = loadVector(tb, x, runIdx, i, mask);
                   return pass.update(tb, v, mask, current);
                 });
-    for (unsigned q = 0; q < numQuantities; ++q)
-      accs[q * unroll] = tail[q];
-    SmallVector<Value> run = joinAccumulators(rb, accs);
     run.append(pass.zeros.begin(), pass.zeros.end());
-    // Further blocks: fresh accumulators each, compensated into the totals.
+    // Blocks: fresh accumulators each, compensated into the totals.
     run = forLoop(
-        rb, firstEnd, chunkEnd, index(rb, block), run,
+        rb, index(rb, 0), chunkEnd, index(rb, block), run,
         [&](OpBuilder &bb, Value blockStart, ValueRange runTotals) {
           Value blockEnd = arith::MinUIOp::create(
               bb, loc,
               arith::AddIOp::create(bb, loc, blockStart, index(bb, block)),
               chunkEnd);
-          SmallVector<Value> partial =
-              chunkLoop(bb, runIdx, nextRun, blockStart, blockEnd, zeros);
-          return joinTotals(bb, runTotals, joinAccumulators(bb, partial));
+          SmallVector<Value> partial = joinAccumulators(
+              bb, chunkLoop(bb, runIdx, nextRun, blockStart, blockEnd, zeros));
+          SmallVector<Value> compensated = joinTotals(bb, runTotals, partial);
+          Value isFirst = arith::CmpIOp::create(
+              bb, loc, arith::CmpIPredicate::eq, blockStart, index(bb, 0));
+          for (unsigned q = 0; q < numQuantities; ++q) {
+            if (!pass.additive[q])
+              continue;
+            compensated[q] = arith::SelectOp::create(
+                bb, loc, isFirst,
+                arith::AddFOp::create(bb, loc, runTotals[q], partial[q]),
+                compensated[q]);
+            compensated[numQuantities + q] =
+                arith::SelectOp::create(bb, loc, isFirst, pass.zeros[q],
+                                        compensated[numQuantities + q]);
+          }
+          return compensated;
         });
     if (outerReducedDims.empty())
       return run;
