@@ -61,22 +61,28 @@ func.func @layer_norm(%x: memref<?x768xf32>, %g: memref<768xf32>, %b: memref<768
 // -----
 
 // Dynamic row length: the group size is chosen at run time. A row is summed
-// as a first block of whole chunks, a masked tail into its first
-// accumulators, then further blocks compensated into the totals; the
-// normalize tail is a masked store. f16 is widened in registers.
+// as a masked tail, then blocks of whole chunks, each in fresh
+// accumulators; the first block adds to the tail's sums, later ones are
+// compensated into the totals. The normalize tail is a masked store. f16 is
+// widened in registers.
 // CHECK-LABEL: func.func @rms_norm_dynamic
-// CHECK: arith.remui %{{.+}}, %c32
+// CHECK: %[[REM:.+]] = arith.remui %[[N:.+]], %c32
+// CHECK: %[[CHUNKEND:.+]] = arith.subi %[[N]], %[[REM]]
 // CHECK: %[[BYTES:.+]] = arith.maxui %{{.+}}, %c1 : index
 // CHECK: %[[FIT:.+]] = arith.divui %c8192, %[[BYTES]] : index
 // CHECK: %[[CAPPED:.+]] = arith.minui %[[FIT]], %c8 : index
 // CHECK: arith.maxui %[[CAPPED]], %c1 : index
 // CHECK: scf.parallel
-// CHECK: %[[FIRSTEND:.+]] = arith.minui %{{.+}}, %c2048 : index
-// CHECK: scf.for %{{.+}} = %c0 to %[[FIRSTEND]] step %c32
+// CHECK: %[[TAIL:.+]] = scf.for %{{.+}} = %[[CHUNKEND]] to %[[N]] step %c8
 // CHECK: vector.create_mask
 // CHECK: vector.maskedload
-// CHECK: scf.for %{{.+}} = %[[FIRSTEND]] to %{{.+}} step %c2048
+// CHECK: scf.for %[[BLOCK:.+]] = %c0 to %[[CHUNKEND]] step %c2048 iter_args(%{{.+}} = %[[TAIL]])
 // CHECK: arith.minui
+// CHECK: scf.for %{{.+}} = %[[BLOCK]] to %{{.+}} step %c32
+// Pass 2 (a sum of squares): the first block's select.
+// CHECK: scf.for %[[BLOCK2:.+]] = %c0 to %[[CHUNKEND]] step %c2048
+// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[BLOCK2]], %c0 : index
+// CHECK: arith.select %[[FIRST]]
 // CHECK: vector.load {{.*}} : memref<?x?xf16>, vector<8xf16>
 // CHECK: arith.extf {{.*}} : vector<8xf16> to vector<8xf32>
 // CHECK: vector.create_mask
