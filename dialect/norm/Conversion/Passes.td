@@ -57,17 +57,28 @@ def ConvertNormToVectorPass : Pass<"convert-norm-to-vector"> {
     * consecutive dims of the same kind (reduced or not, indexing the affine
       parameters or not) are collapsed, so the innermost dim is one
       contiguous run and every operand a small view;
-    * one `scf.parallel` over the statistics slices (rows for LayerNorm and
-      RMSNorm, channels for BatchNorm, (n, group) for GroupNorm);
+    * one `scf.parallel` over groups of statistics slices (rows for
+      LayerNorm and RMSNorm, channels for BatchNorm, (n, group) for
+      GroupNorm): as many slices as fit in 8 KiB, at most 8, chosen at run
+      time. A group runs phase by phase: the first reduction pass of each
+      slice, the second of each, the normalize pass of each; the slices'
+      sums travel as lanes of vectors, and the statistics formulas run once
+      per group on those vectors. The latency chains of short rows overlap;
+      long slices make groups of one;
     * per slice, reductions in `vector<W x f32>` with `accumulators`
-      independent accumulators, in blocks whose partial sums join the
-      slice's totals; masked tails;
-    * the statistics pass and the normalize pass run back to back on the
-      same slice, so it is read from DRAM once;
-    * while the second reduction pass runs on the cached slice, the next
-      slice is prefetched into L2 when it is at most 64 KiB (a larger one
-      would evict the slice being normalized); outputs larger than 16 MiB
-      are written with aligned streaming (non-temporal) stores where a run
+      independent accumulators, in blocks: the tail (the last partial
+      chunk) and the first block start the totals, later blocks join them
+      compensated (Kahan); 32-bit tails are masked, 16-bit ones move
+      element by element (AVX2 has no 16-bit masked load or store);
+    * the statistics passes and the normalize pass of a slice run back to
+      back, so it is read from DRAM once;
+    * prefetches into L2: while the second reduction pass runs on a cached
+      slice of at most 64 KiB, the same slice of the next group; while the
+      normalize pass runs on a larger slice of at most 1 MiB, the next
+      slice (the normalize pass reads each line for the last time, so the
+      prefetched lines displace only finished ones, and DRAM works while
+      the slice is normalized from cache). Outputs larger than 16 MiB are
+      written with aligned streaming (non-temporal) stores where a run
       starts on a vector boundary;
     * f16 and bf16 widened to f32 in registers; no allocation, copy or call
       in the loops.

@@ -139,7 +139,12 @@ private:
   Value loadVector(OpBuilder &b, const View &view, ArrayRef<Value> idx,
                    Value runIndex, Value mask);
 
-  /// Prefetches element `base + offset` of x (clamped to x).
+  /// Where the run at `runIdx` prefetches: `distance` elements ahead when
+  /// that whole run lies in x, else the run itself (a prefetch of lines
+  /// being read costs one µop and no traffic). The loops then prefetch
+  /// without clamping.
+  Value prefetchBase(OpBuilder &b, ArrayRef<Value> runIdx, Value distance);
+  /// Prefetches element `base + offset` of x into L2.
   void prefetch(OpBuilder &b, Value base, Value offset);
   /// Rounds an accumulation-type vector to `element`. bf16 is rounded to
   /// nearest even on the bits here, in a form that stays vectorized (the
@@ -151,6 +156,8 @@ private:
                              ValueRange inits, LoopBody body);
   /// The lanes of the vector at run index `i` that lie inside the run.
   Value tailMask(OpBuilder &b, Value i);
+  /// How many of the lanes of the vector at run index `i` lie in the run.
+  Value tailCount(OpBuilder &b, Value i);
   /// For each vector of the run in [lb, ub): `body(i, mask)`, with `mask`
   /// null when `masked` is false.
   void forEachVector(OpBuilder &b, Value lb, Value ub, bool masked,
@@ -211,7 +218,13 @@ private:
   /// (a prefetched 160 KiB GroupNorm slice evicts the one being normalized);
   /// prefetching the line being read costs less than a branch, which would
   /// also have LLVM duplicate the loop.
-  Value xFlat, lastElement, prefetchDistance;
+  Value xFlat, elementCount, prefetchDistance;
+  /// How far ahead the normalize pass prefetches (null when it does not): to
+  /// the next slice when slices are too large for pass 2 to prefetch, up to
+  /// 1 MiB, else 0. The normalize pass reads each line of its slice for the
+  /// last time, so the prefetched lines only displace lines it is done with,
+  /// and DRAM works while the slice is normalized from cache.
+  Value normalizePrefetchDistance;
   /// True at run time for outputs much larger than the caches: the normalize
   /// pass then writes whole aligned vectors with streaming stores.
   Value streamOutput;
@@ -332,7 +345,27 @@ Value VectorKernelEmitter::loadVector(OpBuilder &b, const View &view,
   VectorType type = vectorOf(element);
   SmallVector<Value> indices = indicesOf(view, idx, runIndex);
   Value v;
-  if (mask) {
+  if (mask && element.getIntOrFloatBitWidth() == 16) {
+    // AVX2 has no 16-bit masked load; LLVM would expand one into a branch
+    // per lane. The tail's elements are loaded one by one instead, as bits
+    // (a scalar bf16 in a register would cost conversion calls).
+    VectorType bits = vectorOf(b.getI16Type());
+    VectorType one = VectorType::get({1}, element);
+    VectorType oneBits = VectorType::get({1}, b.getI16Type());
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(bits));
+    v = forLoop(b, index(b, 0), tailCount(b, runIndex), index(b, 1), {zero},
+                [&](OpBuilder &lb, Value j, ValueRange args) {
+                  SmallVector<Value> at = indicesOf(
+                      view, idx, arith::AddIOp::create(lb, loc, runIndex, j));
+                  Value e = vector::BitCastOp::create(
+                      lb, loc, oneBits,
+                      vector::LoadOp::create(lb, loc, one, view.memref, at));
+                  return SmallVector<Value>{vector::InsertOp::create(
+                      lb, loc, vector::ExtractOp::create(lb, loc, e, 0),
+                      args[0], OpFoldResult(j))};
+                })[0];
+    v = vector::BitCastOp::create(b, loc, type, v);
+  } else if (mask) {
     Value zero = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(type, b.getFloatAttr(element, 0.0)));
     v = vector::MaskedLoadOp::create(b, loc, type, view.memref, indices, mask,
@@ -378,12 +411,21 @@ Value VectorKernelEmitter::narrow(OpBuilder &b, Value v, Type element) {
   return arith::BitcastOp::create(b, loc, vectorOf(element), narrowBits);
 }
 
+Value VectorKernelEmitter::prefetchBase(OpBuilder &b, ArrayRef<Value> runIdx,
+                                        Value distance) {
+  Value start = linearIndex(b, runIdx);
+  Value target = arith::AddIOp::create(b, loc, start, distance);
+  Value fits = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ule,
+      arith::AddIOp::create(b, loc, target, runLength), elementCount);
+  return arith::SelectOp::create(b, loc, fits, target, start);
+}
+
 void VectorKernelEmitter::prefetch(OpBuilder &b, Value base, Value offset) {
-  Value at = arith::MinUIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, base, offset), lastElement);
-  memref::PrefetchOp::create(b, loc, xFlat, ValueRange{at},
-                             /*isWrite=*/false,
-                             /*localityHint=*/2, /*isDataCache=*/true);
+  memref::PrefetchOp::create(
+      b, loc, xFlat, ValueRange{arith::AddIOp::create(b, loc, base, offset)},
+      /*isWrite=*/false,
+      /*localityHint=*/2, /*isDataCache=*/true);
 }
 
 Value VectorKernelEmitter::linearIndex(OpBuilder &b, ArrayRef<Value> idx) {
@@ -404,6 +446,12 @@ SmallVector<Value> VectorKernelEmitter::forLoop(OpBuilder &b, Value lb,
         scf::YieldOp::create(nb, nl, body(nb, iv, args));
       });
   return SmallVector<Value>(loop.getResults());
+}
+
+Value VectorKernelEmitter::tailCount(OpBuilder &b, Value i) {
+  return arith::MinUIOp::create(b, loc,
+                                arith::SubIOp::create(b, loc, runLength, i),
+                                index(b, vectorLength));
 }
 
 Value VectorKernelEmitter::tailMask(OpBuilder &b, Value i) {
@@ -509,8 +557,7 @@ SmallVector<Value> VectorKernelEmitter::reduceSlice(OpBuilder &b,
                      ValueRange totals) -> SmallVector<Value> {
     Value nextRun;
     if (pass.prefetchNextSlice && prefetchDistance)
-      nextRun = arith::AddIOp::create(rb, loc, linearIndex(rb, runIdx),
-                                      prefetchDistance);
+      nextRun = prefetchBase(rb, runIdx, prefetchDistance);
     // The masked tail first: it starts the run's totals, and the first block
     // adds to them without compensation, which a short run then never pays
     // for (a select, not a branch LLVM would duplicate the loop for).
@@ -616,7 +663,25 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
         t = arith::AddFOp::create(sb, loc, t, beta);
       t = narrow(sb, t, outElement);
       SmallVector<Value> indices = indicesOf(y, runIdx, i);
-      if (mask)
+      if (mask && outBytes == 2) {
+        // As the 16-bit tail loads: element by element, as bits.
+        Value bits =
+            vector::BitCastOp::create(sb, loc, vectorOf(sb.getI16Type()), t);
+        forLoop(
+            sb, index(sb, 0), tailCount(sb, i), index(sb, 1), {},
+            [&](OpBuilder &lb, Value j, ValueRange) {
+              Value e = vector::BroadcastOp::create(
+                  lb, loc, VectorType::get({1}, lb.getI16Type()),
+                  vector::ExtractOp::create(lb, loc, bits, OpFoldResult(j)));
+              vector::StoreOp::create(
+                  lb, loc,
+                  vector::BitCastOp::create(
+                      lb, loc, VectorType::get({1}, outElement), e),
+                  y.memref,
+                  indicesOf(y, runIdx, arith::AddIOp::create(lb, loc, i, j)));
+              return SmallVector<Value>();
+            });
+      } else if (mask)
         vector::MaskedStoreOp::create(sb, loc, y.memref, indices, mask, t);
       else if (streaming)
         vector::StoreOp::create(sb, loc, t, y.memref, indices,
@@ -625,9 +690,14 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
       else
         vector::StoreOp::create(sb, loc, t, y.memref, indices);
     };
+    Value nextRun;
+    if (normalizePrefetchDistance)
+      nextRun = prefetchBase(rb, runIdx, normalizePrefetchDistance);
     auto fullVectors = [&](OpBuilder &lb, bool streaming) {
       forEachVector(lb, index(lb, 0), vectorEnd, /*masked=*/false,
                     [&](OpBuilder &sb, Value i, Value) {
+                      if (nextRun)
+                        prefetch(sb, nextRun, i);
                       step(sb, i, Value(), streaming);
                     });
     };
@@ -949,7 +1019,7 @@ LogicalResult VectorKernelEmitter::emit() {
     for (int64_t c = 0, e = extents.size(); c < e; ++c)
       all[0].push_back(c);
     xFlat = collapseContiguous(b, loc, x.memref, all);
-    lastElement = arith::SubIOp::create(b, loc, elements, index(b, 1));
+    elementCount = elements;
     prefetchDistance = strides[sliceDims.back()];
   }
   // Streaming stores beyond 16 MiB of output (half this class of L3).
@@ -992,14 +1062,40 @@ LogicalResult VectorKernelEmitter::emit() {
                                                     sliceBytes),
                              index(b, kMaxGroup)),
       index(b, 1));
+  // Pass 2 prefetches slices of up to 64 KiB, the normalize pass larger
+  // ones of up to 1 MiB (twice L2: the lines of larger ones would be evicted
+  // before use). Decided here when the slice size is static.
+  constexpr int64_t kPass2PrefetchBytes = int64_t(64) << 10;
+  constexpr int64_t kNormalizePrefetchBytes = int64_t(1024) << 10;
+  std::optional<int64_t> staticSliceBytes = inBytes;
+  SmallVector<int64_t> sliceExtentDims(outerReducedDims);
+  sliceExtentDims.push_back(runDim);
+  for (int64_t c : sliceExtentDims) {
+    std::optional<int64_t> extent = getConstantIntValue(extents[c]);
+    staticSliceBytes = extent && staticSliceBytes
+                           ? std::optional(*extent * *staticSliceBytes)
+                           : std::nullopt;
+  }
   if (prefetchDistance) {
-    Value prefetchSlices =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, sliceBytes,
-                              index(b, int64_t(64) << 10));
-    prefetchDistance = arith::SelectOp::create(
-        b, loc, prefetchSlices,
-        arith::MulIOp::create(b, loc, prefetchDistance, groupSize),
-        index(b, 0));
+    auto atMost = [&](int64_t bytes) -> Value {
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                   sliceBytes, index(b, bytes));
+    };
+    Value slice = prefetchDistance;
+    if (!staticSliceBytes || *staticSliceBytes > kPass2PrefetchBytes)
+      normalizePrefetchDistance = arith::SelectOp::create(
+          b, loc,
+          arith::AndIOp::create(
+              b, loc, atMost(kNormalizePrefetchBytes),
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
+                                    sliceBytes, index(b, kPass2PrefetchBytes))),
+          slice, index(b, 0));
+    if (staticSliceBytes && *staticSliceBytes > kPass2PrefetchBytes)
+      prefetchDistance = Value();
+    else
+      prefetchDistance = arith::SelectOp::create(
+          b, loc, atMost(kPass2PrefetchBytes),
+          arith::MulIOp::create(b, loc, slice, groupSize), index(b, 0));
   }
 
   // 16-bit affine parameters that vary along the run only (LayerNorm,
