@@ -1,6 +1,6 @@
 // The CPU strategy of norm-lower-to-cpu-pipeline for row norms: after
 // bufferization the ops become vector kernels (convert-norm-to-vector). The
-// statistics and normalize loops of a row run inside one parallel row loop,
+// statistics and normalize loops of a row run inside one parallel loop,
 // the hot loops carry vector accumulators of the target width, and nothing
 // is allocated, copied or called.
 // RUN: norm-opt %s -norm-lower-to-cpu-pipeline=vector-bits=256 -mlir-print-ir-after=convert-norm-to-vector -o /dev/null 2>&1 | FileCheck %s --check-prefix=AVX2
@@ -13,9 +13,15 @@
 // AVX2-NOT: call
 // AVX2: scf.parallel
 // AVX2-NOT: scf.reduce
-// AVX2: iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>)
+// Pass 1: Σx in 4 accumulators.
+// AVX2: iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // AVX2-NOT: scf.reduce
+// Pass 2 (Σd, Σd²) first with k = 1; max|x| and a scaled pass 2 only for
+// slices whose sum of squares is out of range.
+// AVX2: scf.while
 // AVX2: iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// AVX2: scf.condition
+// AVX2: iter_args({{.*}}) -> (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>)
 // AVX2-NOT: scf.reduce
 // AVX2: vector.store {{.*}} : memref<?x4096xf32>, vector<8xf32>
 // AVX2: scf.reduce
@@ -32,9 +38,11 @@
 // AVX2-NOT: memref.alloc
 // AVX2: scf.parallel
 // AVX2-NOT: scf.reduce
-// AVX2: iter_args({{.*}}) -> (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>)
-// AVX2-NOT: scf.reduce
+// One pass, Σx² (max|x| only for slices whose sum is out of range).
+// AVX2: scf.while
 // AVX2: iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// AVX2: scf.condition
+// AVX2: iter_args({{.*}}) -> (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>)
 // AVX2-NOT: scf.reduce
 // AVX2: vector.load {{.*}} : memref<?x?xbf16>, vector<8xbf16>
 // AVX2: arith.extf {{.*}} : vector<8xbf16> to vector<8xf32>
@@ -46,7 +54,9 @@
 // AVX2: return
 
 // AVX512-LABEL: func.func @layer_norm
-// AVX512: iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
+// AVX512: iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// AVX512: scf.while
+// AVX512: iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // AVX512: vector.store {{.*}} : memref<?x4096xf32>, vector<16xf32>
 // AVX512-LABEL: func.func @rms_norm
 // AVX512: vector.load {{.*}} : memref<?x?xbf16>, vector<16xbf16>
@@ -59,8 +69,8 @@
 // LLVM: omp.parallel
 // LLVM: omp.wsloop
 // LLVM: llvm.intr.vector.reduce.fadd
-// LLVM: llvm.intr.vector.reduce.smax
 // LLVM: llvm.intr.vector.reduce.fadd
+// LLVM: llvm.intr.vector.reduce.smax
 // LLVM: llvm.store {{.*}} : vector<8xf32>, !llvm.ptr
 // LLVM: omp.yield
 // LLVM-NOT: llvm.call

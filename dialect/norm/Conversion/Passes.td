@@ -65,6 +65,12 @@ def ConvertNormToVectorPass : Pass<"convert-norm-to-vector"> {
       sums travel as lanes of vectors, and the statistics formulas run once
       per group on those vectors. The latency chains of short rows overlap;
       long slices make groups of one;
+    * passes per slice: standard mode sums x, then the deviations d and
+      d²; rms and l2 sum x² in one pass. These sums are first taken with the
+      scale factor k = 1; only a slice whose sum of squares is not finite or
+      below 2^-60 (huge, tiny, constant, NaN/Inf) takes max|x| for k and
+      sums again, scaled. Scaling by a power of two is exact, so the result
+      is the scaled one either way;
     * per slice, reductions in `vector<W x f32>` with `accumulators`
       independent accumulators, in blocks: the tail (the last partial
       chunk) and the first block start the totals, later blocks join them

@@ -763,7 +763,6 @@ void VectorKernelEmitter::emitGroup(OpBuilder &b, Value first, Value size) {
   VectorType accVector = vectorOf(acc);
   VectorType bitsVector = vectorOf(bits);
   VectorType groupVector = VectorType::get({kMaxGroup}, acc);
-  VectorType groupBits = VectorType::get({kMaxGroup}, bits);
   auto zerosOf = [&](VectorType type) -> Value {
     return arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
   };
@@ -801,113 +800,164 @@ void VectorKernelEmitter::emitGroup(OpBuilder &b, Value first, Value size) {
   };
   Value groupCount = vector::BroadcastOp::create(b, loc, groupVector, count);
 
+  // max|x| of one slice (the integer max of its magnitude bits).
+  auto maxAbsOfSlice = [&](OpBuilder &sb, ArrayRef<Value> idx) -> Value {
+    ReductionPass pass;
+    pass.zeros = {zeroBits};
+    pass.additive = {false};
+    pass.update = [&](OpBuilder &cb, Value v, Value,
+                      ValueRange a) -> SmallVector<Value> {
+      return {arith::MaxSIOp::create(cb, loc, a[0], absBits(cb, v))};
+    };
+    pass.combine = [&](OpBuilder &cb, unsigned, Value l, Value r) -> Value {
+      return arith::MaxSIOp::create(cb, loc, l, r);
+    };
+    return arith::BitcastOp::create(
+        sb, loc, acc, reduceMaxAbs(sb, reduceSlice(sb, idx, pass)[0]));
+  };
+  // Runs a scaled pass with k = 1 first. Its sum of squares (`squares`-th
+  // result) decides: finite and at least 2^-60, no square overflowed and
+  // none that underflowed can matter, and since scaling by a power of two
+  // is exact the results are those the scaled pass would give. Otherwise
+  // (rare: huge, tiny, constant or non-finite slices) k comes from max|x|
+  // and the pass runs again. Returns the pass's results, then k, then a
+  // value that is 0 exactly when the slice is (max|x|, or the sum of
+  // squares when k stayed 1).
+  auto scaledPass =
+      [&](OpBuilder &sb, ArrayRef<Value> idx, unsigned squares,
+          function_ref<SmallVector<Value>(OpBuilder &, Value k)> pass) {
+        Value one = accConstant(sb, 1.0);
+        Value isTrue = arith::ConstantOp::create(sb, loc, sb.getBoolAttr(true));
+        SmallVector<Type> resultTypes(squares + 1, acc);
+        resultTypes.append({acc, acc});
+        auto loop = scf::WhileOp::create(
+            sb, loc, resultTypes, ValueRange{one, isTrue, one},
+            [&](OpBuilder &wb, Location, ValueRange args) {
+              Value k = args[0], firstTry = args[1];
+              SmallVector<Value> sums = pass(wb, k);
+              Value sq = sums[squares];
+              Value inRange = arith::AndIOp::create(
+                  wb, loc,
+                  arith::CmpFOp::create(wb, loc, arith::CmpFPredicate::OEQ,
+                                        arith::SubFOp::create(wb, loc, sq, sq),
+                                        accConstant(wb, 0.0)),
+                  arith::CmpFOp::create(wb, loc, arith::CmpFPredicate::OGE, sq,
+                                        accConstant(wb, 0x1p-60)));
+              Value again = arith::AndIOp::create(
+                  wb, loc, firstTry,
+                  arith::XOrIOp::create(wb, loc, inRange, isTrue));
+              Value zeroProbe =
+                  arith::SelectOp::create(wb, loc, firstTry, sq, args[2]);
+              SmallVector<Value> out(sums.begin(), sums.end());
+              out.append({k, zeroProbe});
+              scf::ConditionOp::create(wb, loc, again, out);
+            },
+            [&](OpBuilder &wb, Location, ValueRange args) {
+              Value maxAbs = maxAbsOfSlice(wb, idx);
+              Value falseValue =
+                  arith::ConstantOp::create(wb, loc, wb.getBoolAttr(false));
+              scf::YieldOp::create(wb, loc,
+                                   ValueRange{buildScaleFactor(wb, loc, maxAbs),
+                                              falseValue, maxAbs});
+            });
+        return SmallVector<Value>(loop.getResults());
+      };
+
   // The statistics of the group's slices, one lane each.
   Value meanValues, rstdValues, varianceValues, l2Scales, savedL2Values;
   if (op.hasComputedStatistics() && mode == NormMode::standard) {
-    // Pass 1 of every slice: Σx and max|x| together.
-    SmallVector<Value> firsts = forEachSlice(
-        b, first, size, {zerosOf(groupVector), zerosOf(groupBits)},
-        [&](OpBuilder &sb, Value r, ArrayRef<Value> idx,
-            ValueRange lanes) -> SmallVector<Value> {
-          ReductionPass pass;
-          pass.zeros = {zeroVector, zeroBits};
-          pass.additive = {true, false};
-          pass.update = [&](OpBuilder &cb, Value v, Value,
-                            ValueRange a) -> SmallVector<Value> {
-            return {arith::AddFOp::create(cb, loc, a[0], v),
-                    arith::MaxSIOp::create(cb, loc, a[1], absBits(cb, v))};
-          };
-          pass.combine = [&](OpBuilder &cb, unsigned q, Value l,
-                             Value r) -> Value {
-            if (q == 0)
-              return arith::AddFOp::create(cb, loc, l, r);
-            return arith::MaxSIOp::create(cb, loc, l, r);
-          };
-          SmallVector<Value> sums = reduceSlice(sb, idx, pass);
-          return {insert(sb, reduceAdd(sb, sums[0]), lanes[0], r),
-                  insert(sb, reduceMaxAbs(sb, sums[1]), lanes[1], r)};
-        });
-    Value means = arith::DivFOp::create(b, loc, firsts[0], groupCount);
-    Value scales = buildScaleFactor(
-        b, loc, arith::BitcastOp::create(b, loc, groupVector, firsts[1]));
-    // Pass 2 of every slice: Σd and Σd² with d = k·(x − mean), computed as
-    // k·x − k·mean in one FMA: k is a power of two, so both forms round
-    // once, identically.
-    Value negScaledMeans = arith::NegFOp::create(
-        b, loc, arith::MulFOp::create(b, loc, means, scales));
-    SmallVector<Value> seconds = forEachSlice(
-        b, first, size, {zerosOf(groupVector), zerosOf(groupVector)},
-        [&](OpBuilder &sb, Value r, ArrayRef<Value> idx,
-            ValueRange lanes) -> SmallVector<Value> {
-          Value kV = splat(sb, extract(sb, scales, r));
-          Value negScaledMeanV = splat(sb, extract(sb, negScaledMeans, r));
-          ReductionPass pass;
-          pass.zeros = {zeroVector, zeroVector};
-          pass.additive = {true, true};
-          pass.prefetchNextSlice = true;
-          pass.update = [&](OpBuilder &cb, Value v, Value mask,
-                            ValueRange a) -> SmallVector<Value> {
-            Value d = multiplyAdd(cb, loc, v, kV, negScaledMeanV);
-            if (mask)
-              d = arith::SelectOp::create(cb, loc, mask, d, zeroVector);
-            return {arith::AddFOp::create(cb, loc, a[0], d),
-                    multiplyAdd(cb, loc, d, d, a[1])};
-          };
-          pass.combine = addCombine;
-          SmallVector<Value> sums = reduceSlice(sb, idx, pass);
-          return {insert(sb, reduceAdd(sb, sums[0]), lanes[0], r),
-                  insert(sb, reduceAdd(sb, sums[1]), lanes[1], r)};
-        });
-    CenteredStatistics stats = buildCenteredStatistics(
-        b, loc, seconds[1], scales, seconds[0], means, groupCount, eps);
-    meanValues = stats.mean;
-    rstdValues = stats.rstd;
-    varianceValues = stats.variance;
-  } else if (op.hasComputedStatistics()) {
-    Value maxBits = forEachSlice(
-        b, first, size, {zerosOf(groupBits)},
-        [&](OpBuilder &sb, Value r, ArrayRef<Value> idx,
-            ValueRange lanes) -> SmallVector<Value> {
-          ReductionPass pass;
-          pass.zeros = {zeroBits};
-          pass.additive = {false};
-          pass.update = [&](OpBuilder &cb, Value v, Value,
-                            ValueRange a) -> SmallVector<Value> {
-            return {arith::MaxSIOp::create(cb, loc, a[0], absBits(cb, v))};
-          };
-          pass.combine = [&](OpBuilder &cb, unsigned, Value l,
-                             Value r) -> Value {
-            return arith::MaxSIOp::create(cb, loc, l, r);
-          };
-          Value m = reduceMaxAbs(sb, reduceSlice(sb, idx, pass)[0]);
-          return {insert(sb, m, lanes[0], r)};
-        })[0];
-    Value maxAbs = arith::BitcastOp::create(b, loc, groupVector, maxBits);
-    Value scales = buildScaleFactor(b, loc, maxAbs);
-    Value sumSquares =
+    // Pass 1 of every slice: Σx.
+    Value sums =
         forEachSlice(b, first, size, {zerosOf(groupVector)},
                      [&](OpBuilder &sb, Value r, ArrayRef<Value> idx,
                          ValueRange lanes) -> SmallVector<Value> {
-                       Value kV = splat(sb, extract(sb, scales, r));
                        ReductionPass pass;
                        pass.zeros = {zeroVector};
                        pass.additive = {true};
-                       pass.prefetchNextSlice = true;
                        pass.update = [&](OpBuilder &cb, Value v, Value,
                                          ValueRange a) -> SmallVector<Value> {
-                         Value scaled = arith::MulFOp::create(cb, loc, v, kV);
-                         return {multiplyAdd(cb, loc, scaled, scaled, a[0])};
+                         return {arith::AddFOp::create(cb, loc, a[0], v)};
                        };
                        pass.combine = addCombine;
                        Value sum = reduceAdd(sb, reduceSlice(sb, idx, pass)[0]);
                        return {insert(sb, sum, lanes[0], r)};
                      })[0];
+    Value means = arith::DivFOp::create(b, loc, sums, groupCount);
+    // Pass 2 of every slice: Σd and Σd² with d = k·(x − mean), computed as
+    // k·x − k·mean in one FMA: k is a power of two, so both forms round
+    // once, identically.
+    SmallVector<Value> seconds = forEachSlice(
+        b, first, size,
+        {zerosOf(groupVector), zerosOf(groupVector), zerosOf(groupVector)},
+        [&](OpBuilder &sb, Value r, ArrayRef<Value> idx,
+            ValueRange lanes) -> SmallVector<Value> {
+          Value mean = extract(sb, means, r);
+          SmallVector<Value> sums = scaledPass(
+              sb, idx, /*squares=*/1,
+              [&](OpBuilder &pb, Value k) -> SmallVector<Value> {
+                Value kV = splat(pb, k);
+                Value negScaledMeanV = splat(
+                    pb, arith::NegFOp::create(
+                            pb, loc, arith::MulFOp::create(pb, loc, mean, k)));
+                ReductionPass pass;
+                pass.zeros = {zeroVector, zeroVector};
+                pass.additive = {true, true};
+                pass.prefetchNextSlice = true;
+                pass.update = [&](OpBuilder &cb, Value v, Value mask,
+                                  ValueRange a) -> SmallVector<Value> {
+                  Value d = multiplyAdd(cb, loc, v, kV, negScaledMeanV);
+                  if (mask)
+                    d = arith::SelectOp::create(cb, loc, mask, d, zeroVector);
+                  return {arith::AddFOp::create(cb, loc, a[0], d),
+                          multiplyAdd(cb, loc, d, d, a[1])};
+                };
+                pass.combine = addCombine;
+                SmallVector<Value> totals = reduceSlice(pb, idx, pass);
+                return {reduceAdd(pb, totals[0]), reduceAdd(pb, totals[1])};
+              });
+          return {insert(sb, sums[0], lanes[0], r),
+                  insert(sb, sums[1], lanes[1], r),
+                  insert(sb, sums[2], lanes[2], r)};
+        });
+    CenteredStatistics stats = buildCenteredStatistics(
+        b, loc, seconds[1], seconds[2], seconds[0], means, groupCount, eps);
+    meanValues = stats.mean;
+    rstdValues = stats.rstd;
+    varianceValues = stats.variance;
+  } else if (op.hasComputedStatistics()) {
+    // One pass of every slice: Σ(k·x)².
+    SmallVector<Value> lanesOut = forEachSlice(
+        b, first, size,
+        {zerosOf(groupVector), zerosOf(groupVector), zerosOf(groupVector)},
+        [&](OpBuilder &sb, Value r, ArrayRef<Value> idx,
+            ValueRange lanes) -> SmallVector<Value> {
+          SmallVector<Value> sums = scaledPass(
+              sb, idx, /*squares=*/0,
+              [&](OpBuilder &pb, Value k) -> SmallVector<Value> {
+                Value kV = splat(pb, k);
+                ReductionPass pass;
+                pass.zeros = {zeroVector};
+                pass.additive = {true};
+                pass.prefetchNextSlice = true;
+                pass.update = [&](OpBuilder &cb, Value v, Value,
+                                  ValueRange a) -> SmallVector<Value> {
+                  Value scaled = arith::MulFOp::create(cb, loc, v, kV);
+                  return {multiplyAdd(cb, loc, scaled, scaled, a[0])};
+                };
+                pass.combine = addCombine;
+                return {reduceAdd(pb, reduceSlice(pb, idx, pass)[0])};
+              });
+          return {insert(sb, sums[0], lanes[0], r),
+                  insert(sb, sums[1], lanes[1], r),
+                  insert(sb, sums[2], lanes[2], r)};
+        });
+    Value sumSquares = lanesOut[0], scales = lanesOut[1];
     if (mode == NormMode::rms) {
       Value ms = arith::DivFOp::create(b, loc, sumSquares, groupCount);
       rstdValues = buildScaledRsqrt(b, loc, ms, scales, eps);
     } else {
       std::tie(rstdValues, savedL2Values) =
-          buildL2Inverse(b, loc, sumSquares, scales, maxAbs, eps);
+          buildL2Inverse(b, loc, sumSquares, scales, lanesOut[2], eps);
       l2Scales = scales;
     }
   }
