@@ -21,7 +21,7 @@
 // AVX2: scf.while
 // AVX2: iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // AVX2: scf.condition
-// AVX2: iter_args({{.*}}) -> (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>)
+// AVX2: iter_args({{.*}}) -> (vector<8xi32>)
 // AVX2-NOT: scf.reduce
 // AVX2: vector.store {{.*}} : memref<?x4096xf32>, vector<8xf32>
 // AVX2: scf.reduce
@@ -42,7 +42,7 @@
 // AVX2: scf.while
 // AVX2: iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // AVX2: scf.condition
-// AVX2: iter_args({{.*}}) -> (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>)
+// AVX2: iter_args({{.*}}) -> (vector<8xi32>)
 // AVX2-NOT: scf.reduce
 // AVX2: vector.load {{.*}} : memref<?x?xbf16>, vector<8xbf16>
 // AVX2: arith.extf {{.*}} : vector<8xbf16> to vector<8xf32>

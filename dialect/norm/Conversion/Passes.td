@@ -70,7 +70,7 @@ def ConvertNormToVectorPass : Pass<"convert-norm-to-vector"> {
       scale factor k = 1; only a slice whose sum of squares is not finite or
       below 2^-60 (huge, tiny, constant, NaN/Inf) takes max|x| for k and
       sums again, scaled. Scaling by a power of two is exact, so the result
-      is the scaled one either way;
+      is the scaled one, bit for bit unless a negligible square underflowed;
     * per slice, reductions in `vector<W x f32>` with `accumulators`
       independent accumulators, in blocks: the tail (the last partial
       chunk) and the first block start the totals, later blocks join them

@@ -800,29 +800,42 @@ void VectorKernelEmitter::emitGroup(OpBuilder &b, Value first, Value size) {
   };
   Value groupCount = vector::BroadcastOp::create(b, loc, groupVector, count);
 
-  // max|x| of one slice (the integer max of its magnitude bits).
+  // max|x| of one slice (the integer max of its magnitude bits), for the
+  // rare slices that need a scale factor: one accumulator and no blocks
+  // (a max needs no compensation), so that the code stays small.
   auto maxAbsOfSlice = [&](OpBuilder &sb, ArrayRef<Value> idx) -> Value {
-    ReductionPass pass;
-    pass.zeros = {zeroBits};
-    pass.additive = {false};
-    pass.update = [&](OpBuilder &cb, Value v, Value,
-                      ValueRange a) -> SmallVector<Value> {
-      return {arith::MaxSIOp::create(cb, loc, a[0], absBits(cb, v))};
+    auto update = [&](OpBuilder &vb, ArrayRef<Value> runIdx, Value i,
+                      Value mask, Value m) -> Value {
+      Value v = loadVector(vb, x, runIdx, i, mask);
+      return arith::MaxSIOp::create(vb, loc, m, absBits(vb, v));
     };
-    pass.combine = [&](OpBuilder &cb, unsigned, Value l, Value r) -> Value {
-      return arith::MaxSIOp::create(cb, loc, l, r);
-    };
-    return arith::BitcastOp::create(
-        sb, loc, acc, reduceMaxAbs(sb, reduceSlice(sb, idx, pass)[0]));
+    Value bitsMax = overRuns(
+        sb, SmallVector<Value>(idx), {zeroBits},
+        [&](OpBuilder &rb, ArrayRef<Value> runIdx,
+            ValueRange m) -> SmallVector<Value> {
+          Value full = forLoop(
+              rb, index(rb, 0), vectorEnd, index(rb, vectorLength), m,
+              [&](OpBuilder &vb, Value i, ValueRange a) {
+                return SmallVector<Value>{update(vb, runIdx, i, Value(), a[0])};
+              })[0];
+          return forLoop(rb, vectorEnd, runLength, index(rb, vectorLength),
+                         {full}, [&](OpBuilder &vb, Value i, ValueRange a) {
+                           return SmallVector<Value>{
+                               update(vb, runIdx, i, tailMask(vb, i), a[0])};
+                         });
+        })[0];
+    return arith::BitcastOp::create(sb, loc, acc, reduceMaxAbs(sb, bitsMax));
   };
   // Runs a scaled pass with k = 1 first. Its sum of squares (`squares`-th
-  // result) decides: finite and at least 2^-60, no square overflowed and
-  // none that underflowed can matter, and since scaling by a power of two
-  // is exact the results are those the scaled pass would give. Otherwise
-  // (rare: huge, tiny, constant or non-finite slices) k comes from max|x|
-  // and the pass runs again. Returns the pass's results, then k, then a
-  // value that is 0 exactly when the slice is (max|x|, or the sum of
-  // squares when k stayed 1).
+  // result) decides: finite and at least 2^-60, no square overflowed, and
+  // squares that underflowed are off by less than 2^-90·n of the sum (each
+  // by at most 2^-150). Scaling by
+  // a power of two is exact, so the results are then those of the scaled
+  // pass, bit for bit unless a square underflowed. Otherwise (rare: huge,
+  // tiny, constant or non-finite slices) k comes from max|x| and the pass
+  // runs again. Returns the pass's results, then k, then a value that is 0
+  // exactly when the slice is (max|x|, or the sum of squares when k stayed
+  // 1).
   auto scaledPass =
       [&](OpBuilder &sb, ArrayRef<Value> idx, unsigned squares,
           function_ref<SmallVector<Value>(OpBuilder &, Value k)> pass) {
