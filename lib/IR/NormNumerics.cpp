@@ -7,6 +7,7 @@
 #include "norm/IR/NormNumerics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/TypeUtilities.h"
 
@@ -14,20 +15,11 @@
 
 using namespace mlir;
 
-/// A constant of `type` (a scalar or a vector, then splat) whose elements
-/// are `element`.
-static Value constantLike(OpBuilder &b, Location loc, Type type,
-                          TypedAttr element) {
-  if (auto vector = dyn_cast<VectorType>(type))
-    return arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(vector, cast<Attribute>(element)));
-  return arith::ConstantOp::create(b, loc, element);
-}
-
 static Value floatConstant(OpBuilder &b, Location loc, Type type,
                            double value) {
-  return constantLike(b, loc, type,
-                      b.getFloatAttr(getElementTypeOrSelf(type), value));
+  return createScalarOrSplatConstant(
+      b, loc, type,
+      b.getFloatAttr(getElementTypeOrSelf(type), value).getValue());
 }
 
 /// The integer type (or vector of it) of the width of the float `type`.
@@ -43,8 +35,7 @@ static Value zeroOf(OpBuilder &b, Location loc, Type type) {
   return arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
 }
 
-/// v − v == 0 exactly when v is finite (elementwise for vectors).
-static Value isFinite(OpBuilder &b, Location loc, Value v) {
+Value mlir::norm::buildIsFinite(OpBuilder &b, Location loc, Value v) {
   return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
                                arith::SubFOp::create(b, loc, v, v),
                                zeroOf(b, loc, v.getType()));
@@ -58,8 +49,8 @@ std::pair<Value, Value> mlir::norm::buildCompensatedAdd(OpBuilder &b,
   Value next = arith::AddFOp::create(b, loc, sum, y);
   Value lost = arith::SubFOp::create(
       b, loc, arith::SubFOp::create(b, loc, next, sum), y);
-  Value newCarry = arith::SelectOp::create(b, loc, isFinite(b, loc, next), lost,
-                                           zeroOf(b, loc, sum.getType()));
+  Value newCarry = arith::SelectOp::create(b, loc, buildIsFinite(b, loc, next),
+                                           lost, zeroOf(b, loc, sum.getType()));
   return {next, newCarry};
 }
 
@@ -71,8 +62,7 @@ Value mlir::norm::buildScaleFactor(OpBuilder &b, Location loc, Value maxAbs) {
   int64_t bias = (int64_t(1) << (exponentBits - 1)) - 1;
   Type intType = bitsTypeOf(b, maxAbs.getType());
   auto intConstant = [&](int64_t v) {
-    return constantLike(b, loc, intType,
-                        b.getIntegerAttr(getElementTypeOrSelf(intType), v));
+    return createScalarOrSplatConstant(b, loc, intType, v);
   };
   Value bits = arith::BitcastOp::create(b, loc, intType, maxAbs);
   Value exponent = arith::AndIOp::create(
@@ -96,9 +86,8 @@ static Value inverseScaleFactor(OpBuilder &b, Location loc, Value k) {
   unsigned mantissa = acc.getFPMantissaWidth() - 1;
   int64_t bias = (int64_t(1) << (width - 2 - mantissa)) - 1;
   Type intType = bitsTypeOf(b, k.getType());
-  Value twiceBias = constantLike(
-      b, loc, intType,
-      b.getIntegerAttr(getElementTypeOrSelf(intType), (2 * bias) << mantissa));
+  Value twiceBias =
+      createScalarOrSplatConstant(b, loc, intType, (2 * bias) << mantissa);
   Value bits = arith::BitcastOp::create(b, loc, intType, k);
   return arith::BitcastOp::create(
       b, loc, k.getType(), arith::SubIOp::create(b, loc, twiceBias, bits));
@@ -121,8 +110,8 @@ Value mlir::norm::buildScaledRsqrt(OpBuilder &b, Location loc, Value momentK,
       b, loc, arith::MulFOp::create(b, loc, momentK, kInverse), kInverse);
   Value unscaled = math::RsqrtOp::create(
       b, loc, arith::AddFOp::create(b, loc, moment, epsValue));
-  rstd =
-      arith::SelectOp::create(b, loc, isFinite(b, loc, epsK), rstd, unscaled);
+  rstd = arith::SelectOp::create(b, loc, buildIsFinite(b, loc, epsK), rstd,
+                                 unscaled);
   Value bound = floatConstant(b, loc, acc, 1.0 / std::sqrt(eps));
   return arith::MinimumFOp::create(b, loc, rstd, bound);
 }
@@ -139,7 +128,7 @@ norm::CenteredStatistics mlir::norm::buildCenteredStatistics(
   Value kInverse = inverseScaleFactor(b, loc, k);
   Value shift = arith::MulFOp::create(b, loc, meanShift, kInverse);
   Value correctedMean =
-      arith::SelectOp::create(b, loc, isFinite(b, loc, shift),
+      arith::SelectOp::create(b, loc, buildIsFinite(b, loc, shift),
                               arith::AddFOp::create(b, loc, mean, shift), mean);
   Value variance = arith::MulFOp::create(
       b, loc, arith::MulFOp::create(b, loc, varK, kInverse), kInverse);

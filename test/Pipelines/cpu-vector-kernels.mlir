@@ -19,10 +19,13 @@
 // Pass 2 (Σd, Σd²) first with k = 1; max|x| and a scaled pass 2 only for
 // slices whose sum of squares is out of range.
 // AVX2: scf.while
+// AVX2-NOT: scf.reduce
 // AVX2: iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // AVX2: scf.condition
+// AVX2-NOT: scf.reduce
 // AVX2: iter_args({{.*}}) -> (vector<8xi32>)
 // AVX2-NOT: scf.reduce
+// AVX2-NOT: call
 // AVX2: vector.store {{.*}} : memref<?x4096xf32>, vector<8xf32>
 // AVX2: scf.reduce
 // AVX2-NOT: memref.alloc
@@ -40,10 +43,13 @@
 // AVX2-NOT: scf.reduce
 // One pass, Σx² (max|x| only for slices whose sum is out of range).
 // AVX2: scf.while
+// AVX2-NOT: scf.reduce
 // AVX2: iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // AVX2: scf.condition
+// AVX2-NOT: scf.reduce
 // AVX2: iter_args({{.*}}) -> (vector<8xi32>)
 // AVX2-NOT: scf.reduce
+// AVX2-NOT: call
 // AVX2: vector.load {{.*}} : memref<?x?xbf16>, vector<8xbf16>
 // AVX2: arith.extf {{.*}} : vector<8xbf16> to vector<8xf32>
 // AVX2: vector.store {{.*}} : memref<?x?xbf16>, vector<8xbf16>

@@ -59,6 +59,9 @@ Value buildUnbiasFactor(OpBuilder &b, Location loc, Value count);
 Value buildRunningUpdate(OpBuilder &b, Location loc, Value running, Value batch,
                          double momentum);
 
+/// v − v == 0: true exactly where v is finite (scalars or vectors).
+Value buildIsFinite(OpBuilder &b, Location loc, Value v);
+
 /// One compensated (Kahan) step: adds `term` to `sum` whose lost low part
 /// is `carry`; returns the new sum and carry. The carry of a sum that is no
 /// longer finite is 0, so Inf and NaN propagate as such. Scalars or vectors.

@@ -7,10 +7,11 @@
 // as indexing the affine parameters or not; consecutive dims of one class
 // are collapsed, so every operand is viewed as a few dims and the innermost
 // one is a contiguous run. The statistics slices (the non-reduced dims) are
-// the iterations of one scf.parallel; each slice is reduced with vector
-// loops carrying several independent accumulators, then normalized while
-// its data is still in cache, so DRAM sees each element once. No memory is
-// allocated and nothing is called inside the loops.
+// taken in groups of up to kMaxGroup by the iterations of one scf.parallel;
+// each slice is reduced with vector loops carrying several independent
+// accumulators, then normalized while its data is still in cache, so DRAM
+// sees each element once. No memory is allocated and nothing is called
+// inside the loops.
 //
 // The per-slice formulas are those of the linalg decomposition
 // (NormNumerics.h). Sums run in blocks: a block of a run accumulates in
@@ -53,24 +54,20 @@ struct View {
 using LoopBody =
     function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)>;
 
-/// What one reduction pass accumulates: `zeros.size()` vector quantities,
-/// each in `accumulators` independent registers in the hot loop.
+/// What one reduction pass sums: `zeros.size()` vector quantities, each in
+/// `accumulators` independent registers in the hot loop.
 struct ReductionPass {
   SmallVector<Value> zeros;
-  /// Whether each quantity is a sum (its slice total is compensated).
-  SmallVector<bool> additive;
   /// Folds one vector of the run (accumulation type) into the quantities;
   /// `mask` is null on full vectors, else the lanes in bounds (masked-off
   /// lanes load as 0).
   std::function<SmallVector<Value>(OpBuilder &, Value x, Value mask,
                                    ValueRange acc)>
       update;
-  /// Prefetch the next slice's data while this pass runs over the slice's
-  /// (by now cached) data: the next slice's first pass then finds it in
-  /// cache instead of stalling on DRAM.
+  /// Prefetch the same slice of the next group while this pass runs over
+  /// the slice's (by now cached) data: that slice's first pass then finds it
+  /// in cache instead of stalling on DRAM.
   bool prefetchNextSlice = false;
-  /// Joins two partial values of quantity `q`.
-  std::function<Value(OpBuilder &, unsigned q, Value, Value)> combine;
 };
 
 /// The most slices one group of the parallel loop handles (lanes of the
@@ -181,8 +178,9 @@ private:
   SmallVector<Value> forEachSlice(OpBuilder &b, Value first, Value size,
                                   ValueRange inits, SliceBody body);
   /// The kernel for the `size` slices from `first`, phase by phase: the
-  /// first pass of each, their scale factors (and means), the second pass
-  /// of each, their statistics, then the normalize pass of each. The
+  /// first pass of each (Σx; none for rms and l2), their means, the second
+  /// pass of each (with its scale factor), their statistics, then the
+  /// normalize pass of each. The
   /// latency chains of short slices overlap, and the scalar formulas run
   /// once, on a vector holding one slice per lane.
   void emitGroup(OpBuilder &b, Value first, Value size);
@@ -211,7 +209,7 @@ private:
   Value groupSize;
   /// Row-major strides of the collapsed dims of x and y (in elements).
   SmallVector<Value> strides;
-  /// x as one dim, its last element, and how far ahead pass 2 prefetches
+  /// x as one dim, its element count, and how far ahead pass 2 prefetches
   /// (null without slice dims): to the same slice of the next group when
   /// slices are small enough that it fits in L2 beside the current one and
   /// its output, else 0. Larger slices are left to the hardware prefetcher
@@ -366,8 +364,7 @@ Value VectorKernelEmitter::loadVector(OpBuilder &b, const View &view,
                 })[0];
     v = vector::BitCastOp::create(b, loc, type, v);
   } else if (mask) {
-    Value zero = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(type, b.getFloatAttr(element, 0.0)));
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
     v = vector::MaskedLoadOp::create(b, loc, type, view.memref, indices, mask,
                                      zero);
   } else {
@@ -389,9 +386,8 @@ Value VectorKernelEmitter::narrow(OpBuilder &b, Value v, Type element) {
   if (!element.isBF16() || !acc.isF32())
     return convertFloat(b, loc, v, element);
   VectorType bits = vectorOf(b.getI32Type());
-  auto splat = [&](int64_t c) -> Value {
-    return arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(bits, b.getI32IntegerAttr(c)));
+  auto splat = [&](int64_t c) {
+    return createScalarOrSplatConstant(b, loc, bits, c);
   };
   Value x = arith::BitcastOp::create(b, loc, bits, v);
   Value sixteen = splat(16);
@@ -494,19 +490,14 @@ SmallVector<Value> VectorKernelEmitter::reduceSlice(OpBuilder &b,
   // A block: 64 chunks (2048 f32 elements with 8 lanes and 4 accumulators).
   int64_t block = 64 * chunk;
   unsigned numQuantities = pass.zeros.size();
-  // The totals of additive quantities are compensated (Kahan): a slice may
-  // hold millions of blocks or short runs.
+  // The totals are compensated (Kahan): a slice may hold millions of
+  // blocks or short runs. `totals` holds the sums, then their carries.
   auto joinTotals = [&](OpBuilder &jb, ValueRange totals,
                         ArrayRef<Value> partials) {
     SmallVector<Value> next(totals.begin(), totals.end());
-    for (unsigned q = 0; q < numQuantities; ++q) {
-      if (!pass.additive[q]) {
-        next[q] = pass.combine(jb, q, totals[q], partials[q]);
-        continue;
-      }
+    for (unsigned q = 0; q < numQuantities; ++q)
       std::tie(next[q], next[numQuantities + q]) = buildCompensatedAdd(
           jb, loc, totals[q], totals[numQuantities + q], partials[q]);
-    }
     return next;
   };
   // Accumulates the chunks of the run in [lb, ub) into `accs`.
@@ -541,7 +532,7 @@ SmallVector<Value> VectorKernelEmitter::reduceSlice(OpBuilder &b,
       while (level.size() > 1) {
         SmallVector<Value> up;
         for (size_t j = 0; j + 1 < level.size(); j += 2)
-          up.push_back(pass.combine(jb, q, level[j], level[j + 1]));
+          up.push_back(arith::AddFOp::create(jb, loc, level[j], level[j + 1]));
         if (level.size() % 2)
           up.push_back(level.back());
         level = up;
@@ -583,8 +574,6 @@ SmallVector<Value> VectorKernelEmitter::reduceSlice(OpBuilder &b,
           Value isFirst = arith::CmpIOp::create(
               bb, loc, arith::CmpIPredicate::eq, blockStart, index(bb, 0));
           for (unsigned q = 0; q < numQuantities; ++q) {
-            if (!pass.additive[q])
-              continue;
             compensated[q] = arith::SelectOp::create(
                 bb, loc, isFirst,
                 arith::AddFOp::create(bb, loc, runTotals[q], partial[q]),
@@ -600,10 +589,6 @@ SmallVector<Value> VectorKernelEmitter::reduceSlice(OpBuilder &b,
     // The slice's totals over its runs, compensated, carries included.
     SmallVector<Value> next(totals.begin(), totals.end());
     for (unsigned q = 0; q < numQuantities; ++q) {
-      if (!pass.additive[q]) {
-        next[q] = pass.combine(rb, q, totals[q], run[q]);
-        continue;
-      }
       Value carry = arith::AddFOp::create(rb, loc, totals[numQuantities + q],
                                           run[numQuantities + q]);
       std::tie(next[q], next[numQuantities + q]) =
@@ -768,12 +753,7 @@ void VectorKernelEmitter::emitGroup(OpBuilder &b, Value first, Value size) {
   };
   Value zeroVector = zerosOf(accVector);
   Value zeroBits = zerosOf(bitsVector);
-  Value absMask = arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(bitsVector, b.getI32IntegerAttr(0x7fffffff)));
-  auto addCombine = [&](OpBuilder &cb, unsigned, Value l, Value r) -> Value {
-    return arith::AddFOp::create(cb, loc, l, r);
-  };
+  Value absMask = createScalarOrSplatConstant(b, loc, bitsVector, 0x7fffffff);
   // max |x| as the integer max of the magnitude bits: the same value as a
   // NaN-propagating float max (NaN bits exceed Inf's), in one instruction.
   auto absBits = [&](OpBuilder &cb, Value v) -> Value {
@@ -829,13 +809,12 @@ void VectorKernelEmitter::emitGroup(OpBuilder &b, Value first, Value size) {
   // Runs a scaled pass with k = 1 first. Its sum of squares (`squares`-th
   // result) decides: finite and at least 2^-60, no square overflowed, and
   // squares that underflowed are off by less than 2^-90·n of the sum (each
-  // by at most 2^-150). Scaling by
-  // a power of two is exact, so the results are then those of the scaled
-  // pass, bit for bit unless a square underflowed. Otherwise (rare: huge,
-  // tiny, constant or non-finite slices) k comes from max|x| and the pass
-  // runs again. Returns the pass's results, then k, then a value that is 0
-  // exactly when the slice is (max|x|, or the sum of squares when k stayed
-  // 1).
+  // by at most 2^-150). Scaling by a power of two is exact, so the results
+  // are then those of the scaled pass, bit for bit unless a square
+  // underflowed. Otherwise (rare: huge, tiny, constant or non-finite
+  // slices) k comes from max|x| and the pass runs again. Returns the pass's
+  // results, then k, then a value that is 0 exactly when the slice is
+  // (max|x|, or the sum of squares when k stayed 1).
   auto scaledPass =
       [&](OpBuilder &sb, ArrayRef<Value> idx, unsigned squares,
           function_ref<SmallVector<Value>(OpBuilder &, Value k)> pass) {
@@ -850,10 +829,7 @@ void VectorKernelEmitter::emitGroup(OpBuilder &b, Value first, Value size) {
               SmallVector<Value> sums = pass(wb, k);
               Value sq = sums[squares];
               Value inRange = arith::AndIOp::create(
-                  wb, loc,
-                  arith::CmpFOp::create(wb, loc, arith::CmpFPredicate::OEQ,
-                                        arith::SubFOp::create(wb, loc, sq, sq),
-                                        accConstant(wb, 0.0)),
+                  wb, loc, buildIsFinite(wb, loc, sq),
                   arith::CmpFOp::create(wb, loc, arith::CmpFPredicate::OGE, sq,
                                         accConstant(wb, 0x1p-60)));
               Value again = arith::AndIOp::create(
@@ -886,12 +862,10 @@ void VectorKernelEmitter::emitGroup(OpBuilder &b, Value first, Value size) {
                          ValueRange lanes) -> SmallVector<Value> {
                        ReductionPass pass;
                        pass.zeros = {zeroVector};
-                       pass.additive = {true};
                        pass.update = [&](OpBuilder &cb, Value v, Value,
                                          ValueRange a) -> SmallVector<Value> {
                          return {arith::AddFOp::create(cb, loc, a[0], v)};
                        };
-                       pass.combine = addCombine;
                        Value sum = reduceAdd(sb, reduceSlice(sb, idx, pass)[0]);
                        return {insert(sb, sum, lanes[0], r)};
                      })[0];
@@ -914,7 +888,6 @@ void VectorKernelEmitter::emitGroup(OpBuilder &b, Value first, Value size) {
                             pb, loc, arith::MulFOp::create(pb, loc, mean, k)));
                 ReductionPass pass;
                 pass.zeros = {zeroVector, zeroVector};
-                pass.additive = {true, true};
                 pass.prefetchNextSlice = true;
                 pass.update = [&](OpBuilder &cb, Value v, Value mask,
                                   ValueRange a) -> SmallVector<Value> {
@@ -924,7 +897,6 @@ void VectorKernelEmitter::emitGroup(OpBuilder &b, Value first, Value size) {
                   return {arith::AddFOp::create(cb, loc, a[0], d),
                           multiplyAdd(cb, loc, d, d, a[1])};
                 };
-                pass.combine = addCombine;
                 SmallVector<Value> totals = reduceSlice(pb, idx, pass);
                 return {reduceAdd(pb, totals[0]), reduceAdd(pb, totals[1])};
               });
@@ -950,14 +922,12 @@ void VectorKernelEmitter::emitGroup(OpBuilder &b, Value first, Value size) {
                 Value kV = splat(pb, k);
                 ReductionPass pass;
                 pass.zeros = {zeroVector};
-                pass.additive = {true};
                 pass.prefetchNextSlice = true;
                 pass.update = [&](OpBuilder &cb, Value v, Value,
                                   ValueRange a) -> SmallVector<Value> {
                   Value scaled = arith::MulFOp::create(cb, loc, v, kV);
                   return {multiplyAdd(cb, loc, scaled, scaled, a[0])};
                 };
-                pass.combine = addCombine;
                 return {reduceAdd(pb, reduceSlice(pb, idx, pass)[0])};
               });
           return {insert(sb, sums[0], lanes[0], r),
