@@ -135,6 +135,27 @@ private:
   /// accumulation type; masked (with 0 passthrough) when `mask` is set.
   Value loadVector(OpBuilder &b, const View &view, ArrayRef<Value> idx,
                    Value runIndex, Value mask);
+  /// Whether the bf16 elements of `view` are loaded two vectors at a time
+  /// (see loadPair).
+  bool loadsPairs(const View &view);
+  /// Loads 2 × `vectorLength` bf16 elements of the run at `runIndex`,
+  /// widened to f32 by interleaving them with zeros: one shuffle per vector
+  /// (an unpack on x86 and AArch64) instead of a zero-extension and a shift.
+  /// The elements come permuted: within each 128-bit lane of the loaded
+  /// bits, the first vector holds the lower four and the second the upper
+  /// four. Sums do not care; narrowPair undoes the permutation.
+  std::pair<Value, Value> loadPair(OpBuilder &b, const View &view,
+                                   ArrayRef<Value> idx, Value runIndex);
+  /// Rounds two f32 vectors loaded by loadPair to bf16 and packs them back
+  /// into element order (one pack per two vectors).
+  Value narrowPair(OpBuilder &b, Value lo, Value hi);
+  /// loadPair's permutation: for each lane j of the first and the second
+  /// vector, which of the 2 × `vectorLength` elements it holds.
+  std::pair<SmallVector<int64_t>, SmallVector<int64_t>> pairOrder();
+  /// Loads 2 × `vectorLength` elements of a run parameter (any float type)
+  /// widened and permuted as loadPair permutes x.
+  std::pair<Value, Value> loadPermuted(OpBuilder &b, const View &view,
+                                       Value runIndex);
 
   /// Where the run at `runIdx` prefetches: `distance` elements ahead when
   /// that whole run lies in x, else the run itself (a prefetch of lines
@@ -147,6 +168,9 @@ private:
   /// nearest even on the bits here, in a form that stays vectorized (the
   /// generic expansion of truncf to bf16 is scalarized on AVX2).
   Value narrow(OpBuilder &b, Value v, Type element);
+  /// The rounded bits of narrow's bf16 case, still in the upper halves of
+  /// i32 lanes.
+  Value roundToBF16Bits(OpBuilder &b, Value v);
   /// The linear element index in x (or y) of the start of the run at `idx`.
   Value linearIndex(OpBuilder &b, ArrayRef<Value> idx);
   SmallVector<Value> forLoop(OpBuilder &b, Value lb, Value ub, Value step,
@@ -205,6 +229,12 @@ private:
   View x, y, scale, bias, givenMean, givenVariance, running[2];
   SmallVector<View> saved;
   Value count, runLength, chunkEnd, vectorEnd;
+  /// bf16 in and out: the normalize pass loads x with loadPair and stores
+  /// with narrowPair up to `pairEnd` (a multiple of 2 × `vectorLength`), and
+  /// run parameters that vary along the run are copied, widened and
+  /// permuted to match, once per call.
+  bool pairedNormalize = false;
+  Value pairEnd;
   /// Slices per group (1 to kMaxGroup, chosen at run time).
   Value groupSize;
   /// Row-major strides of the collapsed dims of x and y (in elements).
@@ -373,6 +403,82 @@ Value VectorKernelEmitter::loadVector(OpBuilder &b, const View &view,
   return convertFloat(b, loc, v, acc);
 }
 
+bool VectorKernelEmitter::loadsPairs(const View &view) {
+  Type element = cast<MemRefType>(view.memref.getType()).getElementType();
+  return element.isBF16() && acc.isF32() && vectorLength % 4 == 0;
+}
+
+std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
+VectorKernelEmitter::pairOrder() {
+  // A 128-bit lane of the loaded bits holds 8 bf16 elements; an unpack
+  // widens its lower or its upper four into one 128-bit lane of f32.
+  SmallVector<int64_t> lo, hi;
+  for (int64_t j = 0; j < vectorLength; ++j) {
+    lo.push_back(8 * (j / 4) + j % 4);
+    hi.push_back(8 * (j / 4) + 4 + j % 4);
+  }
+  return {lo, hi};
+}
+
+std::pair<Value, Value> VectorKernelEmitter::loadPair(OpBuilder &b,
+                                                      const View &view,
+                                                      ArrayRef<Value> idx,
+                                                      Value runIndex) {
+  Type element = cast<MemRefType>(view.memref.getType()).getElementType();
+  VectorType bits = VectorType::get({2 * vectorLength}, b.getI16Type());
+  Value loaded = vector::LoadOp::create(
+      b, loc, VectorType::get({2 * vectorLength}, element), view.memref,
+      indicesOf(view, idx, runIndex));
+  loaded = vector::BitCastOp::create(b, loc, bits, loaded);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(bits));
+  auto widen = [&](ArrayRef<int64_t> order) -> Value {
+    // bf16 bits in the upper half of each 32-bit lane, zeros below.
+    SmallVector<int64_t> mask;
+    for (int64_t e : order)
+      mask.append({0, 2 * vectorLength + e});
+    Value interleaved = vector::ShuffleOp::create(b, loc, zero, loaded, mask);
+    return vector::BitCastOp::create(b, loc, vectorOf(acc), interleaved);
+  };
+  auto [lo, hi] = pairOrder();
+  return {widen(lo), widen(hi)};
+}
+
+std::pair<Value, Value> VectorKernelEmitter::loadPermuted(OpBuilder &b,
+                                                          const View &view,
+                                                          Value runIndex) {
+  Type element = cast<MemRefType>(view.memref.getType()).getElementType();
+  SmallVector<Value> noIdx(extents.size());
+  Value v = vector::LoadOp::create(
+      b, loc, VectorType::get({2 * vectorLength}, element), view.memref,
+      indicesOf(view, noIdx, runIndex));
+  v = convertFloat(b, loc, v, acc);
+  auto [lo, hi] = pairOrder();
+  return {vector::ShuffleOp::create(b, loc, v, v, lo),
+          vector::ShuffleOp::create(b, loc, v, v, hi)};
+}
+
+Value VectorKernelEmitter::narrowPair(OpBuilder &b, Value lo, Value hi) {
+  VectorType bits = VectorType::get({2 * vectorLength}, b.getI16Type());
+  Value sixteen = createScalarOrSplatConstant(b, loc, vectorOf(b.getI32Type()),
+                                              int64_t(16));
+  auto halves = [&](Value v) -> Value {
+    // The rounded bf16 in the lower half of each 32-bit lane, zeros above:
+    // the two vectors then pack with one unsigned-saturating pack.
+    Value high = arith::ShRUIOp::create(b, loc, roundToBF16Bits(b, v), sixteen);
+    return vector::BitCastOp::create(b, loc, bits, high);
+  };
+  Value loBits = halves(lo), hiBits = halves(hi);
+  auto [loOrder, hiOrder] = pairOrder();
+  SmallVector<int64_t> mask(2 * vectorLength);
+  for (int64_t j = 0; j < vectorLength; ++j) {
+    mask[loOrder[j]] = 2 * j;
+    mask[hiOrder[j]] = 2 * vectorLength + 2 * j;
+  }
+  Value packed = vector::ShuffleOp::create(b, loc, loBits, hiBits, mask);
+  return vector::BitCastOp::create(
+      b, loc, VectorType::get({2 * vectorLength}, b.getBF16Type()), packed);
+}
+
 /// a·b + c with the product and sum contractible into one FMA where the
 /// target has it (one rounding instead of two).
 static Value multiplyAdd(OpBuilder &b, Location loc, Value a, Value c,
@@ -382,26 +488,31 @@ static Value multiplyAdd(OpBuilder &b, Location loc, Value a, Value c,
   return arith::AddFOp::create(b, loc, product, addend, contract);
 }
 
-Value VectorKernelEmitter::narrow(OpBuilder &b, Value v, Type element) {
-  if (!element.isBF16() || !acc.isF32())
-    return convertFloat(b, loc, v, element);
+Value VectorKernelEmitter::roundToBF16Bits(OpBuilder &b, Value v) {
   VectorType bits = vectorOf(b.getI32Type());
   auto splat = [&](int64_t c) {
     return createScalarOrSplatConstant(b, loc, bits, c);
   };
   Value x = arith::BitcastOp::create(b, loc, bits, v);
-  Value sixteen = splat(16);
   // x + 0x7fff + (bit 16 of x): ties go to the even neighbour; a carry into
   // the exponent gives the next binade or Inf, as rounding should.
   Value lsb = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, x, sixteen), splat(1));
+      b, loc, arith::ShRUIOp::create(b, loc, x, splat(16)), splat(1));
   Value rounded = arith::AddIOp::create(
       b, loc, x, arith::AddIOp::create(b, loc, lsb, splat(0x7fff)));
   // NaN stays a (quiet) NaN with its sign.
   Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
   Value quiet = arith::OrIOp::create(b, loc, x, splat(0x400000));
-  Value chosen = arith::SelectOp::create(b, loc, isNaN, quiet, rounded);
-  Value high = arith::ShRUIOp::create(b, loc, chosen, sixteen);
+  return arith::SelectOp::create(b, loc, isNaN, quiet, rounded);
+}
+
+Value VectorKernelEmitter::narrow(OpBuilder &b, Value v, Type element) {
+  if (!element.isBF16() || !acc.isF32())
+    return convertFloat(b, loc, v, element);
+  Value high = arith::ShRUIOp::create(
+      b, loc, roundToBF16Bits(b, v),
+      createScalarOrSplatConstant(b, loc, vectorOf(b.getI32Type()),
+                                  int64_t(16)));
   Value narrowBits =
       arith::TruncIOp::create(b, loc, vectorOf(b.getI16Type()), high);
   return arith::BitcastOp::create(b, loc, vectorOf(element), narrowBits);
@@ -490,6 +601,8 @@ SmallVector<Value> VectorKernelEmitter::reduceSlice(OpBuilder &b,
   // A block: 64 chunks (2048 f32 elements with 8 lanes and 4 accumulators).
   int64_t block = 64 * chunk;
   unsigned numQuantities = pass.zeros.size();
+  // bf16 chunks load two vectors at a time (sums do not mind the order).
+  bool pairs = loadsPairs(x) && unroll % 2 == 0;
   // The totals are compensated (Kahan): a slice may hold millions of
   // blocks or short runs. `totals` holds the sums, then their carries.
   auto joinTotals = [&](OpBuilder &jb, ValueRange totals,
@@ -503,25 +616,33 @@ SmallVector<Value> VectorKernelEmitter::reduceSlice(OpBuilder &b,
   // Accumulates the chunks of the run in [lb, ub) into `accs`.
   auto chunkLoop = [&](OpBuilder &lb, ArrayRef<Value> runIdx, Value nextRun,
                        Value begin, Value end, ValueRange accs) {
-    return forLoop(lb, begin, end, index(lb, chunk), accs,
-                   [&](OpBuilder &cb, Value i, ValueRange current) {
-                     SmallVector<Value> next(current.begin(), current.end());
-                     for (int64_t u = 0; u < unroll; ++u) {
-                       Value offset = arith::AddIOp::create(
-                           cb, loc, i, index(cb, u * vectorLength));
-                       Value v = loadVector(cb, x, runIdx, offset, Value());
-                       if (nextRun && (u == 0 || 2 * u == unroll))
-                         prefetch(cb, nextRun, offset);
-                       SmallVector<Value> lane;
-                       for (unsigned q = 0; q < numQuantities; ++q)
-                         lane.push_back(current[q * unroll + u]);
-                       SmallVector<Value> updated =
-                           pass.update(cb, v, Value(), lane);
-                       for (unsigned q = 0; q < numQuantities; ++q)
-                         next[q * unroll + u] = updated[q];
-                     }
-                     return next;
-                   });
+    return forLoop(
+        lb, begin, end, index(lb, chunk), accs,
+        [&](OpBuilder &cb, Value i, ValueRange current) {
+          SmallVector<Value> next(current.begin(), current.end());
+          auto accumulate = [&](int64_t u, Value v) {
+            SmallVector<Value> lane;
+            for (unsigned q = 0; q < numQuantities; ++q)
+              lane.push_back(current[q * unroll + u]);
+            SmallVector<Value> updated = pass.update(cb, v, Value(), lane);
+            for (unsigned q = 0; q < numQuantities; ++q)
+              next[q * unroll + u] = updated[q];
+          };
+          for (int64_t u = 0; u < unroll; u += pairs ? 2 : 1) {
+            Value offset =
+                arith::AddIOp::create(cb, loc, i, index(cb, u * vectorLength));
+            if (nextRun && (u == 0 || 2 * u == unroll))
+              prefetch(cb, nextRun, offset);
+            if (pairs) {
+              auto [lo, hi] = loadPair(cb, x, runIdx, offset);
+              accumulate(u, lo);
+              accumulate(u + 1, hi);
+            } else {
+              accumulate(u, loadVector(cb, x, runIdx, offset, Value()));
+            }
+          }
+          return next;
+        });
   };
   // Pairwise join of the accumulators of each quantity.
   auto joinAccumulators = [&](OpBuilder &jb, ArrayRef<Value> accs) {
@@ -675,18 +796,61 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
       else
         vector::StoreOp::create(sb, loc, t, y.memref, indices);
     };
+    auto pairStep = [&](OpBuilder &sb, Value i, bool streaming) {
+      auto [lo, hi] = loadPair(sb, x, runIdx, i);
+      SmallVector<Value> halves = {lo, hi};
+      for (auto [h, t] : llvm::enumerate(halves)) {
+        Value at =
+            arith::AddIOp::create(sb, loc, i, index(sb, h * vectorLength));
+        if (meanV)
+          t = arith::SubFOp::create(sb, loc, t, meanV);
+        if (l2V)
+          t = arith::MulFOp::create(sb, loc, t, l2V);
+        t = arith::MulFOp::create(sb, loc, t, rstdV);
+        Value gamma, beta;
+        if (scale.memref)
+          gamma = scaleOnRun ? loadVector(sb, scale, runIdx, at, Value())
+                             : gammaRun;
+        if (bias.memref)
+          beta =
+              scaleOnRun ? loadVector(sb, bias, runIdx, at, Value()) : betaRun;
+        if (gamma && beta)
+          t = multiplyAdd(sb, loc, t, gamma, beta);
+        else if (gamma)
+          t = arith::MulFOp::create(sb, loc, t, gamma);
+        else if (beta)
+          t = arith::AddFOp::create(sb, loc, t, beta);
+      }
+      Value packed = narrowPair(sb, halves[0], halves[1]);
+      vector::StoreOp::create(
+          sb, loc, packed, y.memref, indicesOf(y, runIdx, i),
+          /*nontemporal=*/streaming,
+          streaming ? llvm::MaybeAlign(2 * vectorLength * outBytes)
+                    : llvm::MaybeAlign());
+    };
     Value nextRun;
     if (normalizePrefetchDistance)
       nextRun = prefetchBase(rb, runIdx, normalizePrefetchDistance);
     auto fullVectors = [&](OpBuilder &lb, bool streaming) {
-      forEachVector(lb, index(lb, 0), vectorEnd, /*masked=*/false,
+      Value unpairedStart = index(lb, 0);
+      if (pairedNormalize) {
+        forLoop(lb, index(lb, 0), pairEnd, index(lb, 2 * vectorLength), {},
+                [&](OpBuilder &sb, Value i, ValueRange) {
+                  if (nextRun)
+                    prefetch(sb, nextRun, i);
+                  pairStep(sb, i, streaming);
+                  return SmallVector<Value>();
+                });
+        unpairedStart = pairEnd;
+      }
+      forEachVector(lb, unpairedStart, vectorEnd, /*masked=*/false,
                     [&](OpBuilder &sb, Value i, Value) {
                       if (nextRun)
                         prefetch(sb, nextRun, i);
                       step(sb, i, Value(), streaming);
                     });
     };
-    // Streaming stores need the run to start on a vector boundary.
+    // Streaming stores need the run to start on a boundary of their width.
     Value runStart = arith::AddIOp::create(
         rb, loc,
         memref::ExtractAlignedPointerAsIndexOp::create(rb, loc, y.memref),
@@ -694,8 +858,9 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
                               index(rb, outBytes)));
     Value aligned = arith::CmpIOp::create(
         rb, loc, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(rb, loc, runStart,
-                               index(rb, vectorLength * outBytes)),
+        arith::RemUIOp::create(
+            rb, loc, runStart,
+            index(rb, (pairedNormalize ? 2 : 1) * vectorLength * outBytes)),
         index(rb, 0));
     Value stream = arith::AndIOp::create(rb, loc, streamOutput, aligned);
     scf::IfOp::create(
@@ -1131,12 +1296,20 @@ LogicalResult VectorKernelEmitter::emit() {
           arith::MulIOp::create(b, loc, slice, groupSize), index(b, 0));
   }
 
+  pairedNormalize = loadsPairs(x) && loadsPairs(y);
+  if (pairedNormalize)
+    pairEnd = arith::SubIOp::create(
+        b, loc, runLength,
+        arith::RemUIOp::create(b, loc, runLength, index(b, 2 * vectorLength)));
+
   // 16-bit affine parameters that vary along the run only (LayerNorm,
   // RMSNorm) are widened to f32 once, so that the normalize loop of every
-  // row loads them as they are.
+  // row loads them as they are; with pairedNormalize, all such parameters
+  // are, and permuted as x is.
   auto widenRunParameter = [&](View &view) {
     if (!view.memref || view.dims.size() != 1 || view.dims[0] != runDim ||
-        cast<MemRefType>(view.memref.getType()).getElementType() == acc)
+        (cast<MemRefType>(view.memref.getType()).getElementType() == acc &&
+         !pairedNormalize))
       return;
     Value wide = memref::AllocOp::create(
         b, loc, MemRefType::get({ShapedType::kDynamic}, acc),
@@ -1151,7 +1324,21 @@ LogicalResult VectorKernelEmitter::emit() {
       else
         vector::StoreOp::create(wb, loc, v, wide, ValueRange{i});
     };
-    forEachVector(b, index(b, 0), vectorEnd, /*masked=*/false, widen);
+    Value unpairedStart = index(b, 0);
+    if (pairedNormalize) {
+      forLoop(b, index(b, 0), pairEnd, index(b, 2 * vectorLength), {},
+              [&](OpBuilder &pb, Value i, ValueRange) {
+                auto [lo, hi] = loadPermuted(pb, view, i);
+                vector::StoreOp::create(pb, loc, lo, wide, ValueRange{i});
+                vector::StoreOp::create(
+                    pb, loc, hi, wide,
+                    ValueRange{arith::AddIOp::create(pb, loc, i,
+                                                     index(pb, vectorLength))});
+                return SmallVector<Value>();
+              });
+      unpairedStart = pairEnd;
+    }
+    forEachVector(b, unpairedStart, vectorEnd, /*masked=*/false, widen);
     forEachVector(b, vectorEnd, runLength, /*masked=*/true, widen);
     view = wideView;
   };

@@ -113,6 +113,56 @@ func.func @rms_norm_dynamic(%x: memref<?x?xf16>, %w: memref<?xf16>, %y: memref<?
 
 // -----
 
+// bf16 in and out: x is loaded 16 elements at a time and widened by
+// interleaving with zeros (an unpack per 128-bit lane), which leaves the
+// elements permuted: the sums do not mind, the normalize pass packs them back
+// into order, and γ (f32) and β (bf16) are copied once, widened and permuted
+// to match.
+// CHECK-LABEL: func.func @layer_norm_bf16
+// CHECK: %[[WG:.+]] = memref.alloc(%{{.+}}) : memref<?xf32>
+// CHECK: %[[G:.+]] = vector.load %arg1[%{{.+}}] : memref<?xf32>, vector<16xf32>
+// CHECK: %[[GLO:.+]] = vector.shuffle %[[G]], %[[G]] [0, 1, 2, 3, 8, 9, 10, 11]
+// CHECK: %[[GHI:.+]] = vector.shuffle %[[G]], %[[G]] [4, 5, 6, 7, 12, 13, 14, 15]
+// CHECK: vector.store %[[GLO]], %[[WG]]
+// CHECK: vector.store %[[GHI]], %[[WG]]
+// CHECK: %[[WB:.+]] = memref.alloc(%{{.+}}) : memref<?xf32>
+// CHECK: %[[B:.+]] = vector.load %arg2[%{{.+}}] : memref<?xbf16>, vector<16xbf16>
+// CHECK: %[[BW:.+]] = arith.extf %[[B]] : vector<16xbf16> to vector<16xf32>
+// CHECK: vector.shuffle %[[BW]], %[[BW]] [0, 1, 2, 3, 8, 9, 10, 11]
+// CHECK: scf.parallel
+// Pass 1: one load feeds two accumulators.
+// CHECK: scf.for {{.+}} step %c32 iter_args(%[[A0:.+]] = %{{.+}}, %[[A1:.+]] = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}})
+// CHECK: %[[X:.+]] = vector.load %arg0[%{{.+}}, %{{.+}}] : memref<?x?xbf16>, vector<16xbf16>
+// CHECK: %[[XB:.+]] = vector.bitcast %[[X]] : vector<16xbf16> to vector<16xi16>
+// CHECK: %[[LO:.+]] = vector.shuffle %[[ZERO:.+]], %[[XB]] [0, 16, 0, 17, 0, 18, 0, 19, 0, 24, 0, 25, 0, 26, 0, 27]
+// CHECK: %[[LOF:.+]] = vector.bitcast %[[LO]] : vector<16xi16> to vector<8xf32>
+// CHECK: %[[HI:.+]] = vector.shuffle %[[ZERO]], %[[XB]] [0, 20, 0, 21, 0, 22, 0, 23, 0, 28, 0, 29, 0, 30, 0, 31]
+// CHECK: %[[HIF:.+]] = vector.bitcast %[[HI]] : vector<16xi16> to vector<8xf32>
+// CHECK-DAG: arith.addf %[[A0]], %[[LOF]]
+// CHECK-DAG: arith.addf %[[A1]], %[[HIF]]
+// The normalize pass: γ and β from the permuted copies, one pack, one store.
+// CHECK: scf.for %[[I:.+]] = %c0 to %{{.+}} step %c16 {
+// CHECK: vector.load %arg0[%{{.+}}, %[[I]]] : memref<?x?xbf16>, vector<16xbf16>
+// CHECK: vector.load %[[WG]][%[[I]]] : memref<?xf32>, vector<8xf32>
+// CHECK: vector.load %[[WB]][%[[I]]] : memref<?xf32>, vector<8xf32>
+// CHECK: %[[PACKED:.+]] = vector.shuffle %{{.+}}, %{{.+}} [0, 2, 4, 6, 16, 18, 20, 22, 8, 10, 12, 14, 24, 26, 28, 30] : vector<16xi16>, vector<16xi16>
+// CHECK: %[[Y:.+]] = vector.bitcast %[[PACKED]] : vector<16xi16> to vector<16xbf16>
+// CHECK: vector.store %[[Y]], %arg3[%{{.+}}, %[[I]]] {alignment = 32 : i64, nontemporal = true} : memref<?x?xbf16>, vector<16xbf16>
+// Then at most one unpermuted vector before the tail.
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c8 {
+// W512-LABEL: func.func @layer_norm_bf16
+// W512: vector.shuffle %{{.+}}, %{{.+}} [0, 32, 0, 33, 0, 34, 0, 35, 0, 40, 0, 41, 0, 42, 0, 43, 0, 48, 0, 49, 0, 50, 0, 51, 0, 56, 0, 57, 0, 58, 0, 59] : vector<32xi16>, vector<32xi16>
+// W512: vector.shuffle %{{.+}}, %{{.+}} [0, 2, 4, 6, 32, 34, 36, 38, 8, 10, 12, 14, 40, 42, 44, 46, 16, 18, 20, 22, 48, 50, 52, 54, 24, 26, 28, 30, 56, 58, 60, 62]
+// W512: vector.store %{{.+}}, %arg3[%{{.+}}, %{{.+}}] {alignment = 64 : i64, nontemporal = true} : memref<?x?xbf16>, vector<32xbf16>
+func.func @layer_norm_bf16(%x: memref<?x?xbf16>, %g: memref<?xf32>, %b: memref<?xbf16>, %y: memref<?x?xbf16>) {
+  norm.normalize standard axes = [1] epsilon = 1.0e-05
+      ins(%x : memref<?x?xbf16>) scale(%g : memref<?xf32>) bias(%b : memref<?xbf16>) affine_dims = [1]
+      outs(%y : memref<?x?xbf16>)
+  return
+}
+
+// -----
+
 // GroupNorm (8 groups of 4 channels): the views expand the channel dim and
 // collapse the spatial dims into one run; the slices are (n, group) and γ
 // is loaded once per (channel, run).

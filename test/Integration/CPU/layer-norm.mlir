@@ -5,6 +5,9 @@
 // RUN: norm-runner %s --entry layer_norm_f16_dynamic --check | FileCheck %s
 // RUN: norm-runner %s --entry layer_norm_bf16_static --check | FileCheck %s
 // RUN: norm-runner %s --entry layer_norm_bf16_dynamic --check | FileCheck %s
+// bf16 data with an f32 γ: the vector kernel copies γ permuted to match its
+// paired bf16 loads.
+// RUN: norm-runner %s --entry layer_norm_bf16_f32_scale --check | FileCheck %s
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry layer_norm_f32_dynamic --check --openmp | FileCheck %s
 // The linalg path (the fallback for ops without a vector kernel) too:
 // RUN: norm-runner %s --entry layer_norm_f32_dynamic --check --vector-kernels=0 | FileCheck %s
@@ -72,6 +75,18 @@ func.func @layer_norm_bf16_dynamic(%x: tensor<?x?xbf16>, %g: tensor<?xbf16>, %b:
   %init = tensor.empty(%d0, %d1) : tensor<?x?xbf16>
   %y = norm.normalize standard axes = [1] epsilon = 1.0e-05
       ins(%x : tensor<?x?xbf16>) scale(%g : tensor<?xbf16>) bias(%b : tensor<?xbf16>) affine_dims = [1]
+      outs(%init : tensor<?x?xbf16>) -> tensor<?x?xbf16>
+  return %y : tensor<?x?xbf16>
+}
+
+func.func @layer_norm_bf16_f32_scale(%x: tensor<?x?xbf16>, %g: tensor<?xf32>, %b: tensor<?xbf16>) -> tensor<?x?xbf16> {
+  %c0 = arith.constant 0 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x?xbf16>
+  %c1 = arith.constant 1 : index
+  %d1 = tensor.dim %x, %c1 : tensor<?x?xbf16>
+  %init = tensor.empty(%d0, %d1) : tensor<?x?xbf16>
+  %y = norm.normalize standard axes = [1] epsilon = 1.0e-05
+      ins(%x : tensor<?x?xbf16>) scale(%g : tensor<?xf32>) bias(%b : tensor<?xbf16>) affine_dims = [1]
       outs(%init : tensor<?x?xbf16>) -> tensor<?x?xbf16>
   return %y : tensor<?x?xbf16>
 }
