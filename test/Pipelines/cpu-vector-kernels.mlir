@@ -34,9 +34,11 @@
 // AVX2: return
 
 // AVX2-LABEL: func.func @rms_norm
-// The bf16 weight is widened to f32 once, outside the row loop.
+// The bf16 weight is widened to f32 once, outside the row loop, and
+// permuted as the paired loads of x are.
 // AVX2: memref.alloc(%{{.+}}) : memref<?xf32>
-// AVX2: vector.load {{.*}} : memref<?xbf16>, vector<8xbf16>
+// AVX2: vector.load {{.*}} : memref<?xbf16>, vector<16xbf16>
+// AVX2: vector.shuffle
 // AVX2: vector.store {{.*}} : memref<?xf32>, vector<8xf32>
 // AVX2-NOT: memref.alloc
 // AVX2: scf.parallel
@@ -50,6 +52,9 @@
 // AVX2: iter_args({{.*}}) -> (vector<8xi32>)
 // AVX2-NOT: scf.reduce
 // AVX2-NOT: call
+// The normalize pass: pairs of vectors, then at most one vector.
+// AVX2: vector.load {{.*}} : memref<?x?xbf16>, vector<16xbf16>
+// AVX2: vector.store {{.*}} : memref<?x?xbf16>, vector<16xbf16>
 // AVX2: vector.load {{.*}} : memref<?x?xbf16>, vector<8xbf16>
 // AVX2: arith.extf {{.*}} : vector<8xbf16> to vector<8xf32>
 // AVX2: vector.store {{.*}} : memref<?x?xbf16>, vector<8xbf16>
@@ -85,6 +90,10 @@
 // RMSNorm allocates its widened weight once per call, outside the row loop.
 // LLVM-LABEL: llvm.func @rms_norm
 // LLVM: llvm.call @malloc
+// LLVM-NOT: llvm.call
+// The scalar tail of the weight's widening keeps its annotation down to the
+// latch branch, where the translation makes it !llvm.loop metadata.
+// LLVM: llvm.br ^{{.+}} {loop_annotation = #{{.+}}}
 // LLVM-NOT: llvm.call
 // LLVM: omp.wsloop
 // LLVM: omp.yield

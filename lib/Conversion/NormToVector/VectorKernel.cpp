@@ -26,6 +26,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -135,6 +136,21 @@ private:
   /// accumulation type; masked (with 0 passthrough) when `mask` is set.
   Value loadVector(OpBuilder &b, const View &view, ArrayRef<Value> idx,
                    Value runIndex, Value mask);
+  /// The size in bytes of the elements of `view`.
+  int64_t elementBytes(const View &view) {
+    return cast<MemRefType>(view.memref.getType())
+               .getElementType()
+               .getIntOrFloatBitWidth() /
+           8;
+  }
+  /// The partial vector at the end of the run (from `vectorEnd` on, when
+  /// the run is not a whole number of vectors), widened, with zeros in the
+  /// lanes outside the run, and the mask of the lanes inside. For 16-bit
+  /// data in a run of at least one vector, it is the run's last whole
+  /// vector with the lanes before `vectorEnd` zeroed (AVX2 has no 16-bit
+  /// masked load): lanes then do not match positions, which sums do not
+  /// mind.
+  std::pair<Value, Value> loadPartial(OpBuilder &b, ArrayRef<Value> idx);
   /// Whether the bf16 elements of `view` are loaded two vectors at a time
   /// (see loadPair).
   bool loadsPairs(const View &view);
@@ -173,8 +189,11 @@ private:
   Value roundToBF16Bits(OpBuilder &b, Value v);
   /// The linear element index in x (or y) of the start of the run at `idx`.
   Value linearIndex(OpBuilder &b, ArrayRef<Value> idx);
+  /// An scf.for; `rolled` asks LLVM to neither unroll nor vectorize it (for
+  /// loops of a few iterations per call, not worth the code).
   SmallVector<Value> forLoop(OpBuilder &b, Value lb, Value ub, Value step,
-                             ValueRange inits, LoopBody body);
+                             ValueRange inits, LoopBody body,
+                             bool rolled = false);
   /// The lanes of the vector at run index `i` that lie inside the run.
   Value tailMask(OpBuilder &b, Value i);
   /// How many of the lanes of the vector at run index `i` lie in the run.
@@ -375,23 +394,26 @@ Value VectorKernelEmitter::loadVector(OpBuilder &b, const View &view,
   Value v;
   if (mask && element.getIntOrFloatBitWidth() == 16) {
     // AVX2 has no 16-bit masked load; LLVM would expand one into a branch
-    // per lane. The tail's elements are loaded one by one instead, as bits
-    // (a scalar bf16 in a register would cost conversion calls).
+    // per lane. The elements are loaded one by one instead, as bits (a
+    // scalar bf16 in a register would cost conversion calls). Only runs
+    // shorter than a vector and parameter copies get here (see loadPartial).
     VectorType bits = vectorOf(b.getI16Type());
     VectorType one = VectorType::get({1}, element);
     VectorType oneBits = VectorType::get({1}, b.getI16Type());
     Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(bits));
-    v = forLoop(b, index(b, 0), tailCount(b, runIndex), index(b, 1), {zero},
-                [&](OpBuilder &lb, Value j, ValueRange args) {
-                  SmallVector<Value> at = indicesOf(
-                      view, idx, arith::AddIOp::create(lb, loc, runIndex, j));
-                  Value e = vector::BitCastOp::create(
-                      lb, loc, oneBits,
-                      vector::LoadOp::create(lb, loc, one, view.memref, at));
-                  return SmallVector<Value>{vector::InsertOp::create(
-                      lb, loc, vector::ExtractOp::create(lb, loc, e, 0),
-                      args[0], OpFoldResult(j))};
-                })[0];
+    v = forLoop(
+        b, index(b, 0), tailCount(b, runIndex), index(b, 1), {zero},
+        [&](OpBuilder &lb, Value j, ValueRange args) {
+          SmallVector<Value> at =
+              indicesOf(view, idx, arith::AddIOp::create(lb, loc, runIndex, j));
+          Value e = vector::BitCastOp::create(
+              lb, loc, oneBits,
+              vector::LoadOp::create(lb, loc, one, view.memref, at));
+          return SmallVector<Value>{vector::InsertOp::create(
+              lb, loc, vector::ExtractOp::create(lb, loc, e, 0), args[0],
+              OpFoldResult(j))};
+        },
+        /*rolled=*/true)[0];
     v = vector::BitCastOp::create(b, loc, type, v);
   } else if (mask) {
     Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
@@ -401,6 +423,49 @@ Value VectorKernelEmitter::loadVector(OpBuilder &b, const View &view,
     v = vector::LoadOp::create(b, loc, type, view.memref, indices);
   }
   return convertFloat(b, loc, v, acc);
+}
+
+std::pair<Value, Value> VectorKernelEmitter::loadPartial(OpBuilder &b,
+                                                         ArrayRef<Value> idx) {
+  VectorType accVector = vectorOf(acc);
+  if (elementBytes(x) != 2) {
+    Value mask = tailMask(b, vectorEnd);
+    return {loadVector(b, x, idx, vectorEnd, mask), mask};
+  }
+  Value hasWhole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                         runLength, index(b, vectorLength));
+  auto overlapped = scf::IfOp::create(
+      b, loc, hasWhole,
+      [&](OpBuilder &tb, Location) {
+        Value start =
+            arith::SubIOp::create(tb, loc, runLength, index(tb, vectorLength));
+        Value v = loadVector(tb, x, idx, start, Value());
+        // Lanes from vectorEnd - start on are the run's partial vector.
+        VectorType laneType = vectorOf(tb.getI32Type());
+        SmallVector<int32_t> lanes(vectorLength);
+        for (int64_t j = 0; j < vectorLength; ++j)
+          lanes[j] = j;
+        Value laneIds = arith::ConstantOp::create(
+            tb, loc, DenseIntElementsAttr::get(laneType, lanes));
+        Value first = vector::BroadcastOp::create(
+            tb, loc, laneType,
+            arith::IndexCastOp::create(
+                tb, loc, tb.getI32Type(),
+                arith::SubIOp::create(tb, loc, vectorEnd, start)));
+        Value mask = arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::uge,
+                                           laneIds, first);
+        Value zero =
+            arith::ConstantOp::create(tb, loc, tb.getZeroAttr(accVector));
+        scf::YieldOp::create(
+            tb, loc,
+            ValueRange{arith::SelectOp::create(tb, loc, mask, v, zero), mask});
+      },
+      [&](OpBuilder &eb, Location) {
+        Value mask = tailMask(eb, vectorEnd);
+        scf::YieldOp::create(
+            eb, loc, ValueRange{loadVector(eb, x, idx, vectorEnd, mask), mask});
+      });
+  return {overlapped.getResult(0), overlapped.getResult(1)};
 }
 
 bool VectorKernelEmitter::loadsPairs(const View &view) {
@@ -545,13 +610,26 @@ Value VectorKernelEmitter::linearIndex(OpBuilder &b, ArrayRef<Value> idx) {
 
 SmallVector<Value> VectorKernelEmitter::forLoop(OpBuilder &b, Value lb,
                                                 Value ub, Value step,
-                                                ValueRange inits,
-                                                LoopBody body) {
+                                                ValueRange inits, LoopBody body,
+                                                bool rolled) {
   auto loop = scf::ForOp::create(
       b, loc, lb, ub, step, inits,
       [&](OpBuilder &nb, Location nl, Value iv, ValueRange args) {
         scf::YieldOp::create(nb, nl, body(nb, iv, args));
       });
+  if (rolled) {
+    // The lowering to cf and then LLVM carries the attribute to the latch
+    // branch, which takes it as its loop metadata.
+    MLIRContext *ctx = b.getContext();
+    BoolAttr yes = b.getBoolAttr(true);
+    auto noVectorize =
+        LLVM::LoopVectorizeAttr::get(ctx, yes, {}, {}, {}, {}, {}, {});
+    auto noUnroll = LLVM::LoopUnrollAttr::get(ctx, yes, {}, {}, {}, {}, {}, {});
+    loop->setAttr("loop_annotation",
+                  LLVM::LoopAnnotationAttr::get(ctx, {}, noVectorize, {},
+                                                noUnroll, {}, {}, {}, {}, {},
+                                                {}, {}, {}, {}, {}, {}));
+  }
   return SmallVector<Value>(loop.getResults());
 }
 
@@ -670,16 +748,28 @@ SmallVector<Value> VectorKernelEmitter::reduceSlice(OpBuilder &b,
     Value nextRun;
     if (pass.prefetchNextSlice && prefetchDistance)
       nextRun = prefetchBase(rb, runIdx, prefetchDistance);
-    // The masked tail first: it starts the run's totals, and the first block
-    // adds to them without compensation, which a short run then never pays
-    // for (a select, not a branch LLVM would duplicate the loop for).
+    // The tail first: it starts the run's totals, and the first block adds
+    // to them without compensation, which a short run then never pays for
+    // (a select, not a branch LLVM would duplicate the loop for). Whole
+    // vectors, then the partial one.
     SmallVector<Value> run =
-        forLoop(rb, chunkEnd, runLength, index(rb, vectorLength), pass.zeros,
+        forLoop(rb, chunkEnd, vectorEnd, index(rb, vectorLength), pass.zeros,
                 [&](OpBuilder &tb, Value i, ValueRange current) {
-                  Value mask = tailMask(tb, i);
-                  Value v = loadVector(tb, x, runIdx, i, mask);
-                  return pass.update(tb, v, mask, current);
+                  Value v = loadVector(tb, x, runIdx, i, Value());
+                  return pass.update(tb, v, Value(), current);
                 });
+    Value hasPartial = arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::ult,
+                                             vectorEnd, runLength);
+    run = scf::IfOp::create(
+              rb, loc, hasPartial,
+              [&](OpBuilder &tb, Location) {
+                auto [v, mask] = loadPartial(tb, runIdx);
+                scf::YieldOp::create(tb, loc, pass.update(tb, v, mask, run));
+              },
+              [&](OpBuilder &eb, Location) {
+                scf::YieldOp::create(eb, loc, run);
+              })
+              ->getResults();
     run.append(pass.zeros.begin(), pass.zeros.end());
     // Blocks: fresh accumulators each, compensated into the totals.
     run = forLoop(
@@ -735,6 +825,7 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
   bool scaleOnRun = collapsedAffine[runDim];
   Type outElement = cast<MemRefType>(y.memref.getType()).getElementType();
   int64_t outBytes = outElement.getIntOrFloatBitWidth() / 8;
+  bool sixteenBit = outBytes == 2 || elementBytes(x) == 2;
   Value meanV = meanValue ? splat(b, meanValue) : Value();
   Value l2V = l2Scale ? splat(b, l2Scale) : Value();
   Value rstdV = splat(b, rstd);
@@ -749,8 +840,8 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
       if (bias.memref)
         betaRun = splat(rb, loadScalar(rb, bias, runIdx));
     }
-    auto step = [&](OpBuilder &sb, Value i, Value mask, bool streaming) {
-      Value t = loadVector(sb, x, runIdx, i, mask);
+    // y for the widened x vector `t`, with the parameters at `at`.
+    auto normalize = [&](OpBuilder &sb, Value t, Value at, Value mask) {
       if (meanV)
         t = arith::SubFOp::create(sb, loc, t, meanV);
       if (l2V)
@@ -758,19 +849,24 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
       t = arith::MulFOp::create(sb, loc, t, rstdV);
       Value gamma, beta;
       if (scale.memref)
-        gamma = scaleOnRun ? loadVector(sb, scale, runIdx, i, mask) : gammaRun;
+        gamma = scaleOnRun ? loadVector(sb, scale, runIdx, at, mask) : gammaRun;
       if (bias.memref)
-        beta = scaleOnRun ? loadVector(sb, bias, runIdx, i, mask) : betaRun;
+        beta = scaleOnRun ? loadVector(sb, bias, runIdx, at, mask) : betaRun;
       if (gamma && beta)
-        t = multiplyAdd(sb, loc, t, gamma, beta);
-      else if (gamma)
-        t = arith::MulFOp::create(sb, loc, t, gamma);
-      else if (beta)
-        t = arith::AddFOp::create(sb, loc, t, beta);
+        return multiplyAdd(sb, loc, t, gamma, beta);
+      if (gamma)
+        return arith::MulFOp::create(sb, loc, t, gamma).getResult();
+      if (beta)
+        return arith::AddFOp::create(sb, loc, t, beta).getResult();
+      return t;
+    };
+    auto step = [&](OpBuilder &sb, Value i, Value mask, bool streaming) {
+      Value t = normalize(sb, loadVector(sb, x, runIdx, i, mask), i, mask);
       t = narrow(sb, t, outElement);
       SmallVector<Value> indices = indicesOf(y, runIdx, i);
       if (mask && outBytes == 2) {
-        // As the 16-bit tail loads: element by element, as bits.
+        // As the 16-bit tail loads of short runs: element by element, as
+        // bits.
         Value bits =
             vector::BitCastOp::create(sb, loc, vectorOf(sb.getI16Type()), t);
         forLoop(
@@ -786,7 +882,8 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
                   y.memref,
                   indicesOf(y, runIdx, arith::AddIOp::create(lb, loc, i, j)));
               return SmallVector<Value>();
-            });
+            },
+            /*rolled=*/true);
       } else if (mask)
         vector::MaskedStoreOp::create(sb, loc, y.memref, indices, mask, t);
       else if (streaming)
@@ -798,41 +895,48 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
     };
     auto pairStep = [&](OpBuilder &sb, Value i, bool streaming) {
       auto [lo, hi] = loadPair(sb, x, runIdx, i);
-      SmallVector<Value> halves = {lo, hi};
-      for (auto [h, t] : llvm::enumerate(halves)) {
-        Value at =
-            arith::AddIOp::create(sb, loc, i, index(sb, h * vectorLength));
-        if (meanV)
-          t = arith::SubFOp::create(sb, loc, t, meanV);
-        if (l2V)
-          t = arith::MulFOp::create(sb, loc, t, l2V);
-        t = arith::MulFOp::create(sb, loc, t, rstdV);
-        Value gamma, beta;
-        if (scale.memref)
-          gamma = scaleOnRun ? loadVector(sb, scale, runIdx, at, Value())
-                             : gammaRun;
-        if (bias.memref)
-          beta =
-              scaleOnRun ? loadVector(sb, bias, runIdx, at, Value()) : betaRun;
-        if (gamma && beta)
-          t = multiplyAdd(sb, loc, t, gamma, beta);
-        else if (gamma)
-          t = arith::MulFOp::create(sb, loc, t, gamma);
-        else if (beta)
-          t = arith::AddFOp::create(sb, loc, t, beta);
-      }
-      Value packed = narrowPair(sb, halves[0], halves[1]);
+      Value hiAt = arith::AddIOp::create(sb, loc, i, index(sb, vectorLength));
+      Value packed = narrowPair(sb, normalize(sb, lo, i, Value()),
+                                normalize(sb, hi, hiAt, Value()));
       vector::StoreOp::create(
           sb, loc, packed, y.memref, indicesOf(y, runIdx, i),
           /*nontemporal=*/streaming,
           streaming ? llvm::MaybeAlign(2 * vectorLength * outBytes)
                     : llvm::MaybeAlign());
     };
+    // With 16-bit data, the partial vector at the end of a run of at least
+    // one vector is the last whole vector of the run, loaded before any
+    // store (y may be x) and stored whole at the end.
+    Value hasWhole, lastStart, lastX;
+    if (sixteenBit) {
+      hasWhole = arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::uge,
+                                       runLength, index(rb, vectorLength));
+      lastStart = arith::SubIOp::create(
+          rb, loc,
+          arith::MaxUIOp::create(rb, loc, runLength, index(rb, vectorLength)),
+          index(rb, vectorLength));
+      Value partial = arith::AndIOp::create(
+          rb, loc, hasWhole,
+          arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::ult, vectorEnd,
+                                runLength));
+      lastX =
+          scf::IfOp::create(
+              rb, loc, partial,
+              [&](OpBuilder &tb, Location) {
+                scf::YieldOp::create(
+                    tb, loc, loadVector(tb, x, runIdx, lastStart, Value()));
+              },
+              [&](OpBuilder &eb, Location) {
+                scf::YieldOp::create(eb, loc,
+                                     Value(arith::ConstantOp::create(
+                                         eb, loc, eb.getZeroAttr(accVector))));
+              })
+              .getResult(0);
+    }
     Value nextRun;
     if (normalizePrefetchDistance)
       nextRun = prefetchBase(rb, runIdx, normalizePrefetchDistance);
     auto fullVectors = [&](OpBuilder &lb, bool streaming) {
-      Value unpairedStart = index(lb, 0);
       if (pairedNormalize) {
         forLoop(lb, index(lb, 0), pairEnd, index(lb, 2 * vectorLength), {},
                 [&](OpBuilder &sb, Value i, ValueRange) {
@@ -841,9 +945,9 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
                   pairStep(sb, i, streaming);
                   return SmallVector<Value>();
                 });
-        unpairedStart = pairEnd;
+        return;
       }
-      forEachVector(lb, unpairedStart, vectorEnd, /*masked=*/false,
+      forEachVector(lb, index(lb, 0), vectorEnd, /*masked=*/false,
                     [&](OpBuilder &sb, Value i, Value) {
                       if (nextRun)
                         prefetch(sb, nextRun, i);
@@ -873,10 +977,42 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
           fullVectors(eb, /*streaming=*/false);
           scf::YieldOp::create(eb, loc);
         });
-    forEachVector(rb, vectorEnd, runLength, /*masked=*/true,
-                  [&](OpBuilder &sb, Value i, Value mask) {
-                    step(sb, i, mask, /*streaming=*/false);
-                  });
+    // After the pairs, at most one whole vector (not streamed: it is at most
+    // one line).
+    if (pairedNormalize)
+      forEachVector(rb, pairEnd, vectorEnd, /*masked=*/false,
+                    [&](OpBuilder &sb, Value i, Value) {
+                      step(sb, i, Value(), /*streaming=*/false);
+                    });
+    // Then the partial vector, if any.
+    Value partial = arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::ult,
+                                          vectorEnd, runLength);
+    scf::IfOp::create(rb, loc, partial, [&](OpBuilder &pb, Location) {
+      auto masked = [&](OpBuilder &mb) {
+        step(mb, vectorEnd, tailMask(mb, vectorEnd), /*streaming=*/false);
+      };
+      if (!sixteenBit) {
+        masked(pb);
+        scf::YieldOp::create(pb, loc);
+        return;
+      }
+      scf::IfOp::create(
+          pb, loc, hasWhole,
+          [&](OpBuilder &tb, Location) {
+            // Paired run parameters keep an unpermuted copy of their last
+            // vector past the run's end.
+            Value at = pairedNormalize && scaleOnRun ? runLength : lastStart;
+            Value t = narrow(tb, normalize(tb, lastX, at, Value()), outElement);
+            vector::StoreOp::create(tb, loc, t, y.memref,
+                                    indicesOf(y, runIdx, lastStart));
+            scf::YieldOp::create(tb, loc);
+          },
+          [&](OpBuilder &eb, Location) {
+            masked(eb);
+            scf::YieldOp::create(eb, loc);
+          });
+      scf::YieldOp::create(pb, loc);
+    });
     return {};
   };
   overRuns(b, SmallVector<Value>(idx), {}, runBody);
@@ -949,25 +1085,33 @@ void VectorKernelEmitter::emitGroup(OpBuilder &b, Value first, Value size) {
   // rare slices that need a scale factor: one accumulator and no blocks
   // (a max needs no compensation), so that the code stays small.
   auto maxAbsOfSlice = [&](OpBuilder &sb, ArrayRef<Value> idx) -> Value {
-    auto update = [&](OpBuilder &vb, ArrayRef<Value> runIdx, Value i,
-                      Value mask, Value m) -> Value {
-      Value v = loadVector(vb, x, runIdx, i, mask);
+    auto update = [&](OpBuilder &vb, Value v, Value m) -> Value {
       return arith::MaxSIOp::create(vb, loc, m, absBits(vb, v));
     };
     Value bitsMax = overRuns(
         sb, SmallVector<Value>(idx), {zeroBits},
         [&](OpBuilder &rb, ArrayRef<Value> runIdx,
             ValueRange m) -> SmallVector<Value> {
-          Value full = forLoop(
-              rb, index(rb, 0), vectorEnd, index(rb, vectorLength), m,
-              [&](OpBuilder &vb, Value i, ValueRange a) {
-                return SmallVector<Value>{update(vb, runIdx, i, Value(), a[0])};
-              })[0];
-          return forLoop(rb, vectorEnd, runLength, index(rb, vectorLength),
-                         {full}, [&](OpBuilder &vb, Value i, ValueRange a) {
-                           return SmallVector<Value>{
-                               update(vb, runIdx, i, tailMask(vb, i), a[0])};
-                         });
+          Value full =
+              forLoop(rb, index(rb, 0), vectorEnd, index(rb, vectorLength), m,
+                      [&](OpBuilder &vb, Value i, ValueRange a) {
+                        return SmallVector<Value>{update(
+                            vb, loadVector(vb, x, runIdx, i, Value()), a[0])};
+                      })[0];
+          // The partial vector's lanes outside the run are 0.
+          Value hasPartial = arith::CmpIOp::create(
+              rb, loc, arith::CmpIPredicate::ult, vectorEnd, runLength);
+          return scf::IfOp::create(
+                     rb, loc, hasPartial,
+                     [&](OpBuilder &tb, Location) {
+                       scf::YieldOp::create(
+                           tb, loc,
+                           update(tb, loadPartial(tb, runIdx).first, full));
+                     },
+                     [&](OpBuilder &eb, Location) {
+                       scf::YieldOp::create(eb, loc, full);
+                     })
+              ->getResults();
         })[0];
     return arith::BitcastOp::create(sb, loc, acc, reduceMaxAbs(sb, bitsMax));
   };
@@ -1311,9 +1455,15 @@ LogicalResult VectorKernelEmitter::emit() {
         (cast<MemRefType>(view.memref.getType()).getElementType() == acc &&
          !pairedNormalize))
       return;
+    // Paired, the copy has one more vector: the run's last whole vector,
+    // unpermuted, for the normalize pass's partial vector.
+    Value wideLength =
+        pairedNormalize
+            ? arith::AddIOp::create(b, loc, runLength, index(b, vectorLength))
+            : runLength;
     Value wide = memref::AllocOp::create(
         b, loc, MemRefType::get({ShapedType::kDynamic}, acc),
-        ValueRange{runLength});
+        ValueRange{wideLength});
     temporaries.push_back(wide);
     View wideView{wide, {runDim}};
     SmallVector<Value> noIdx(extents.size());
@@ -1324,7 +1474,6 @@ LogicalResult VectorKernelEmitter::emit() {
       else
         vector::StoreOp::create(wb, loc, v, wide, ValueRange{i});
     };
-    Value unpairedStart = index(b, 0);
     if (pairedNormalize) {
       forLoop(b, index(b, 0), pairEnd, index(b, 2 * vectorLength), {},
               [&](OpBuilder &pb, Value i, ValueRange) {
@@ -1336,10 +1485,30 @@ LogicalResult VectorKernelEmitter::emit() {
                                                      index(pb, vectorLength))});
                 return SmallVector<Value>();
               });
-      unpairedStart = pairEnd;
+      // Fewer than 2 × vectorLength elements remain: one by one, as scalars.
+      forLoop(
+          b, pairEnd, runLength, index(b, 1), {},
+          [&](OpBuilder &sb, Value i, ValueRange) {
+            Value e = memref::LoadOp::create(sb, loc, view.memref, {i});
+            memref::StoreOp::create(sb, loc, convertFloat(sb, loc, e, acc),
+                                    wide, {i});
+            return SmallVector<Value>();
+          },
+          /*rolled=*/true);
+      Value hasWhole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                             runLength, index(b, vectorLength));
+      scf::IfOp::create(b, loc, hasWhole, [&](OpBuilder &tb, Location) {
+        Value last = loadVector(
+            tb, view, noIdx,
+            arith::SubIOp::create(tb, loc, runLength, index(tb, vectorLength)),
+            Value());
+        vector::StoreOp::create(tb, loc, last, wide, ValueRange{runLength});
+        scf::YieldOp::create(tb, loc);
+      });
+    } else {
+      forEachVector(b, index(b, 0), vectorEnd, /*masked=*/false, widen);
+      forEachVector(b, vectorEnd, runLength, /*masked=*/true, widen);
     }
-    forEachVector(b, unpairedStart, vectorEnd, /*masked=*/false, widen);
-    forEachVector(b, vectorEnd, runLength, /*masked=*/true, widen);
     view = wideView;
   };
   if (scale.memref)

@@ -81,12 +81,24 @@ func.func @layer_norm(%x: memref<?x768xf32>, %g: memref<768xf32>, %b: memref<768
 // CHECK: scf.parallel
 // RMSNorm needs one pass, Σx², first with k = 1.
 // CHECK: scf.while
-// CHECK: %[[TAIL:.+]] = scf.for %{{.+}} = %[[CHUNKEND]] to %[[N]] step %c8
-// AVX2 has no 16-bit masked load: the tail's elements load one by one, as i16.
+// The tail first: whole vectors, then the partial one. AVX2 has no 16-bit
+// masked load: in a run of at least one vector, the partial vector is the
+// run's last whole vector with the lanes already summed zeroed.
+// CHECK: %[[TAIL:.+]] = scf.for %{{.+}} = %[[CHUNKEND]] to %[[VECEND:.+]] step %c8
+// CHECK: %[[PARTIAL:.+]] = scf.if %{{.+}} -> (vector<8xf32>) {
+// CHECK: %[[WHOLE:.+]] = arith.cmpi uge, %[[N]], %c8 : index
+// CHECK: scf.if %[[WHOLE]] -> (vector<8xf32>) {
+// CHECK: %[[LAST:.+]] = arith.subi %[[N]], %c8 : index
+// CHECK: vector.load %arg0[%{{.+}}, %[[LAST]]] : memref<?x?xf16>, vector<8xf16>
+// CHECK: arith.cmpi {{.+}} : vector<8xi32>
+// CHECK: arith.select %{{.+}}, %{{.+}}, %{{.+}} : vector<8xi1>, vector<8xf32>
+// Shorter runs: element by element, as i16, in a loop LLVM keeps rolled.
+// CHECK: } else {
 // CHECK: scf.for %{{.+}} = %c0 to %{{.+}} step %c1 iter_args(%{{.+}} = %{{.+}}) -> (vector<8xi16>)
 // CHECK: vector.load %arg0[%{{.+}}, %{{.+}}] : memref<?x?xf16>, vector<1xf16>
 // CHECK: vector.insert %{{.+}}, %{{.+}} [%{{.+}}] : i16 into vector<8xi16>
-// CHECK: scf.for %[[BLOCK:.+]] = %c0 to %[[CHUNKEND]] step %c2048 iter_args(%{{.+}} = %[[TAIL]], %{{.+}} = %{{.+}})
+// CHECK: } {loop_annotation = #{{.+}}}
+// CHECK: scf.for %[[BLOCK:.+]] = %c0 to %[[CHUNKEND]] step %c2048 iter_args(%{{.+}} = %[[PARTIAL]], %{{.+}} = %{{.+}})
 // CHECK: arith.minui
 // CHECK: scf.for %{{.+}} = %[[BLOCK]] to %{{.+}} step %c32
 // CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[BLOCK]], %c0 : index
@@ -94,16 +106,23 @@ func.func @layer_norm(%x: memref<?x768xf32>, %g: memref<768xf32>, %b: memref<768
 // CHECK: scf.condition
 // max|x| on the second try only.
 // CHECK: vector.reduction <maxsi>
+// The normalize pass loads the last whole vector of x before any store (y
+// may be x), and stores it whole after the others.
+// CHECK: %[[LASTX:.+]] = scf.if %{{.+}} -> (vector<8xf32>) {
+// CHECK: vector.load %arg0[%{{.+}}, %[[LASTSTART:.+]]] : memref<?x?xf16>, vector<8xf16>
 // CHECK: vector.load {{.*}} : memref<?x?xf16>, vector<8xf16>
 // CHECK: arith.extf {{.*}} : vector<8xf16> to vector<8xf32>
-// The normalize tail: γ (widened to f32 once per call) is a masked load, the
-// f16 result is stored element by element, as i16.
-// CHECK: vector.create_mask
+// CHECK: scf.if %{{.+}} {
+// CHECK: arith.mulf %[[LASTX]]
+// CHECK: vector.load %{{.+}}[%[[LASTSTART]]] : memref<?xf32>, vector<8xf32>
+// CHECK: vector.store %{{.+}}, %arg2[%{{.+}}, %[[LASTSTART]]] : memref<?x?xf16>, vector<8xf16>
+// CHECK: } else {
 // CHECK: vector.maskedload {{.*}} : memref<?xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
 // CHECK: %[[HALF:.+]] = vector.bitcast %{{.+}} : vector<8xf16> to vector<8xi16>
 // CHECK: scf.for %[[J:.+]] = %c0 to %{{.+}} step %c1 {
 // CHECK: vector.extract %[[HALF]][%[[J]]] : i16 from vector<8xi16>
 // CHECK: vector.store %{{.+}}, %arg2[%{{.+}}, %{{.+}}] : memref<?x?xf16>, vector<1xf16>
+// CHECK: } {loop_annotation = #{{.+}}}
 func.func @rms_norm_dynamic(%x: memref<?x?xf16>, %w: memref<?xf16>, %y: memref<?x?xf16>) {
   norm.normalize rms axes = [1] epsilon = 1.0e-06
       ins(%x : memref<?x?xf16>) scale(%w : memref<?xf16>) affine_dims = [1]
@@ -118,6 +137,9 @@ func.func @rms_norm_dynamic(%x: memref<?x?xf16>, %w: memref<?xf16>, %y: memref<?
 // elements permuted: the sums do not mind, the normalize pass packs them back
 // into order, and γ (f32) and β (bf16) are copied once, widened and permuted
 // to match.
+// CHECK-DAG: #[[$NO_UNROLL:.+]] = #llvm.loop_unroll<disable = true>
+// CHECK-DAG: #[[$NO_VECTORIZE:.+]] = #llvm.loop_vectorize<disable = true>
+// CHECK-DAG: #[[$ROLLED:.+]] = #llvm.loop_annotation<vectorize = #[[$NO_VECTORIZE]], unroll = #[[$NO_UNROLL]]>
 // CHECK-LABEL: func.func @layer_norm_bf16
 // CHECK: %[[WG:.+]] = memref.alloc(%{{.+}}) : memref<?xf32>
 // CHECK: %[[G:.+]] = vector.load %arg1[%{{.+}}] : memref<?xf32>, vector<16xf32>
@@ -125,10 +147,20 @@ func.func @rms_norm_dynamic(%x: memref<?x?xf16>, %w: memref<?xf16>, %y: memref<?
 // CHECK: %[[GHI:.+]] = vector.shuffle %[[G]], %[[G]] [4, 5, 6, 7, 12, 13, 14, 15]
 // CHECK: vector.store %[[GLO]], %[[WG]]
 // CHECK: vector.store %[[GHI]], %[[WG]]
+// The last (fewer than 16) elements one by one, in a loop LLVM is asked to
+// keep rolled and scalar, and an unpermuted copy of the last vector past the
+// end for the normalize pass's partial vector.
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c1 {
+// CHECK: memref.load %arg1
+// CHECK: } {loop_annotation = #[[$ROLLED]]}
+// CHECK: vector.load %arg1[%{{.+}}] : memref<?xf32>, vector<8xf32>
+// CHECK: vector.store %{{.+}}, %[[WG]][%[[N:.+]]] : memref<?xf32>, vector<8xf32>
 // CHECK: %[[WB:.+]] = memref.alloc(%{{.+}}) : memref<?xf32>
 // CHECK: %[[B:.+]] = vector.load %arg2[%{{.+}}] : memref<?xbf16>, vector<16xbf16>
 // CHECK: %[[BW:.+]] = arith.extf %[[B]] : vector<16xbf16> to vector<16xf32>
 // CHECK: vector.shuffle %[[BW]], %[[BW]] [0, 1, 2, 3, 8, 9, 10, 11]
+// CHECK: arith.extf %{{.+}} : bf16 to f32
+// CHECK: } {loop_annotation = #[[$ROLLED]]}
 // CHECK: scf.parallel
 // Pass 1: one load feeds two accumulators.
 // CHECK: scf.for {{.+}} step %c32 iter_args(%[[A0:.+]] = %{{.+}}, %[[A1:.+]] = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}})
@@ -148,8 +180,11 @@ func.func @rms_norm_dynamic(%x: memref<?x?xf16>, %w: memref<?xf16>, %y: memref<?
 // CHECK: %[[PACKED:.+]] = vector.shuffle %{{.+}}, %{{.+}} [0, 2, 4, 6, 16, 18, 20, 22, 8, 10, 12, 14, 24, 26, 28, 30] : vector<16xi16>, vector<16xi16>
 // CHECK: %[[Y:.+]] = vector.bitcast %[[PACKED]] : vector<16xi16> to vector<16xbf16>
 // CHECK: vector.store %[[Y]], %arg3[%{{.+}}, %[[I]]] {alignment = 32 : i64, nontemporal = true} : memref<?x?xbf16>, vector<16xbf16>
-// Then at most one unpermuted vector before the tail.
+// Then at most one unpermuted vector, and the partial one: the run's last
+// whole vector, with γ and β from the unpermuted copies past the end.
 // CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c8 {
+// CHECK: vector.load %[[WG]][%[[N]]] : memref<?xf32>, vector<8xf32>
+// CHECK: vector.load %[[WB]][%[[N]]] : memref<?xf32>, vector<8xf32>
 // W512-LABEL: func.func @layer_norm_bf16
 // W512: vector.shuffle %{{.+}}, %{{.+}} [0, 32, 0, 33, 0, 34, 0, 35, 0, 40, 0, 41, 0, 42, 0, 43, 0, 48, 0, 49, 0, 50, 0, 51, 0, 56, 0, 57, 0, 58, 0, 59] : vector<32xi16>, vector<32xi16>
 // W512: vector.shuffle %{{.+}}, %{{.+}} [0, 2, 4, 6, 32, 34, 36, 38, 8, 10, 12, 14, 40, 42, 44, 46, 16, 18, 20, 22, 48, 50, 52, 54, 24, 26, 28, 30, 56, 58, 60, 62]
