@@ -74,8 +74,11 @@ def ConvertNormToVectorPass : Pass<"convert-norm-to-vector"> {
     * per slice, reductions in `vector<W x f32>` with `accumulators`
       independent accumulators, in blocks: the tail (the last partial
       chunk) and the first block start the totals, later blocks join them
-      compensated (Kahan); 32-bit tails are masked, 16-bit ones move
-      element by element (AVX2 has no 16-bit masked load or store);
+      compensated (Kahan); 32-bit partial vectors are masked; for 16-bit
+      ones (AVX2 has no 16-bit masked load or store) a run of at least one
+      vector uses its last whole vector (loaded before any store, lanes
+      already counted zeroed, stored whole), shorter runs move element by
+      element in loops annotated to stay rolled;
     * the statistics passes and the normalize pass of a slice run back to
       back, so it is read from DRAM once;
     * prefetches into L2: while the second reduction pass runs on a cached
@@ -86,8 +89,12 @@ def ConvertNormToVectorPass : Pass<"convert-norm-to-vector"> {
       the slice is normalized from cache). Outputs larger than 16 MiB are
       written with aligned streaming (non-temporal) stores where a run
       starts on a vector boundary;
-    * f16 and bf16 widened to f32 in registers; no allocation, copy or call
-      in the loops.
+    * f16 and bf16 widened to f32 in registers. bf16 is loaded two vectors
+      at a time and widened by interleaving with zeros (an unpack per
+      128-bit lane), which permutes the elements: sums do not mind, the
+      normalize pass packs its two results back in order, and run
+      parameters (γ, β along the run) are copied once per call, widened and
+      permuted to match; no allocation, copy or call in the loops.
 
     The per-slice formulas are those of `convert-norm-to-linalg` (the same
     functions build them). Operands with a non-identity layout are copied to
