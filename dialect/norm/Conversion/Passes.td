@@ -78,7 +78,11 @@ def ConvertNormToVectorPass : Pass<"convert-norm-to-vector"> {
       ones (AVX2 has no 16-bit masked load or store) a run of at least one
       vector uses its last whole vector (loaded before any store, lanes
       already counted zeroed, stored whole), shorter runs move element by
-      element in loops annotated to stay rolled;
+      element;
+    * every loop but the normalize loops (one vector per iteration) carries
+      an LLVM loop annotation against unrolling and vectorization: they are
+      vectorized or unrolled here already, or run a few times per slice, and
+      LLVM's copies of them cost compile time for nothing;
     * the statistics passes and the normalize pass of a slice run back to
       back, so it is read from DRAM once;
     * prefetches into L2: while the second reduction pass runs on a cached

@@ -189,11 +189,14 @@ private:
   Value roundToBF16Bits(OpBuilder &b, Value v);
   /// The linear element index in x (or y) of the start of the run at `idx`.
   Value linearIndex(OpBuilder &b, ArrayRef<Value> idx);
-  /// An scf.for; `rolled` asks LLVM to neither unroll nor vectorize it (for
-  /// loops of a few iterations per call, not worth the code).
+  /// An scf.for that LLVM is asked to neither unroll nor vectorize unless
+  /// `unrollable`: the loops here are vectorized (and the reductions
+  /// unrolled) already, or run a few times per slice; LLVM's copies of them
+  /// cost compile time for nothing. Only the normalize loops, one vector per
+  /// iteration, gain from LLVM's unrolling.
   SmallVector<Value> forLoop(OpBuilder &b, Value lb, Value ub, Value step,
                              ValueRange inits, LoopBody body,
-                             bool rolled = false);
+                             bool unrollable = false);
   /// The lanes of the vector at run index `i` that lie inside the run.
   Value tailMask(OpBuilder &b, Value i);
   /// How many of the lanes of the vector at run index `i` lie in the run.
@@ -201,7 +204,8 @@ private:
   /// For each vector of the run in [lb, ub): `body(i, mask)`, with `mask`
   /// null when `masked` is false.
   void forEachVector(OpBuilder &b, Value lb, Value ub, bool masked,
-                     function_ref<void(OpBuilder &, Value, Value)> body);
+                     function_ref<void(OpBuilder &, Value, Value)> body,
+                     bool unrollable = false);
   /// Runs `body` for every run of the slice: loops over the outer reduced
   /// dims, filling their entries of `idx`.
   SmallVector<Value> overRuns(
@@ -401,19 +405,17 @@ Value VectorKernelEmitter::loadVector(OpBuilder &b, const View &view,
     VectorType one = VectorType::get({1}, element);
     VectorType oneBits = VectorType::get({1}, b.getI16Type());
     Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(bits));
-    v = forLoop(
-        b, index(b, 0), tailCount(b, runIndex), index(b, 1), {zero},
-        [&](OpBuilder &lb, Value j, ValueRange args) {
-          SmallVector<Value> at =
-              indicesOf(view, idx, arith::AddIOp::create(lb, loc, runIndex, j));
-          Value e = vector::BitCastOp::create(
-              lb, loc, oneBits,
-              vector::LoadOp::create(lb, loc, one, view.memref, at));
-          return SmallVector<Value>{vector::InsertOp::create(
-              lb, loc, vector::ExtractOp::create(lb, loc, e, 0), args[0],
-              OpFoldResult(j))};
-        },
-        /*rolled=*/true)[0];
+    v = forLoop(b, index(b, 0), tailCount(b, runIndex), index(b, 1), {zero},
+                [&](OpBuilder &lb, Value j, ValueRange args) {
+                  SmallVector<Value> at = indicesOf(
+                      view, idx, arith::AddIOp::create(lb, loc, runIndex, j));
+                  Value e = vector::BitCastOp::create(
+                      lb, loc, oneBits,
+                      vector::LoadOp::create(lb, loc, one, view.memref, at));
+                  return SmallVector<Value>{vector::InsertOp::create(
+                      lb, loc, vector::ExtractOp::create(lb, loc, e, 0),
+                      args[0], OpFoldResult(j))};
+                })[0];
     v = vector::BitCastOp::create(b, loc, type, v);
   } else if (mask) {
     Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
@@ -611,13 +613,13 @@ Value VectorKernelEmitter::linearIndex(OpBuilder &b, ArrayRef<Value> idx) {
 SmallVector<Value> VectorKernelEmitter::forLoop(OpBuilder &b, Value lb,
                                                 Value ub, Value step,
                                                 ValueRange inits, LoopBody body,
-                                                bool rolled) {
+                                                bool unrollable) {
   auto loop = scf::ForOp::create(
       b, loc, lb, ub, step, inits,
       [&](OpBuilder &nb, Location nl, Value iv, ValueRange args) {
         scf::YieldOp::create(nb, nl, body(nb, iv, args));
       });
-  if (rolled) {
+  if (!unrollable) {
     // The lowering to cf and then LLVM carries the attribute to the latch
     // branch, which takes it as its loop metadata.
     MLIRContext *ctx = b.getContext();
@@ -647,12 +649,14 @@ Value VectorKernelEmitter::tailMask(OpBuilder &b, Value i) {
 
 void VectorKernelEmitter::forEachVector(
     OpBuilder &b, Value lb, Value ub, bool masked,
-    function_ref<void(OpBuilder &, Value, Value)> body) {
-  forLoop(b, lb, ub, index(b, vectorLength), {},
-          [&](OpBuilder &vb, Value i, ValueRange) {
-            body(vb, i, masked ? tailMask(vb, i) : Value());
-            return SmallVector<Value>();
-          });
+    function_ref<void(OpBuilder &, Value, Value)> body, bool unrollable) {
+  forLoop(
+      b, lb, ub, index(b, vectorLength), {},
+      [&](OpBuilder &vb, Value i, ValueRange) {
+        body(vb, i, masked ? tailMask(vb, i) : Value());
+        return SmallVector<Value>();
+      },
+      unrollable);
 }
 
 SmallVector<Value> VectorKernelEmitter::overRuns(
@@ -882,8 +886,7 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
                   y.memref,
                   indicesOf(y, runIdx, arith::AddIOp::create(lb, loc, i, j)));
               return SmallVector<Value>();
-            },
-            /*rolled=*/true);
+            });
       } else if (mask)
         vector::MaskedStoreOp::create(sb, loc, y.memref, indices, mask, t);
       else if (streaming)
@@ -938,21 +941,25 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
       nextRun = prefetchBase(rb, runIdx, normalizePrefetchDistance);
     auto fullVectors = [&](OpBuilder &lb, bool streaming) {
       if (pairedNormalize) {
-        forLoop(lb, index(lb, 0), pairEnd, index(lb, 2 * vectorLength), {},
-                [&](OpBuilder &sb, Value i, ValueRange) {
-                  if (nextRun)
-                    prefetch(sb, nextRun, i);
-                  pairStep(sb, i, streaming);
-                  return SmallVector<Value>();
-                });
+        forLoop(
+            lb, index(lb, 0), pairEnd, index(lb, 2 * vectorLength), {},
+            [&](OpBuilder &sb, Value i, ValueRange) {
+              if (nextRun)
+                prefetch(sb, nextRun, i);
+              pairStep(sb, i, streaming);
+              return SmallVector<Value>();
+            },
+            /*unrollable=*/true);
         return;
       }
-      forEachVector(lb, index(lb, 0), vectorEnd, /*masked=*/false,
-                    [&](OpBuilder &sb, Value i, Value) {
-                      if (nextRun)
-                        prefetch(sb, nextRun, i);
-                      step(sb, i, Value(), streaming);
-                    });
+      forEachVector(
+          lb, index(lb, 0), vectorEnd, /*masked=*/false,
+          [&](OpBuilder &sb, Value i, Value) {
+            if (nextRun)
+              prefetch(sb, nextRun, i);
+            step(sb, i, Value(), streaming);
+          },
+          /*unrollable=*/true);
     };
     // Streaming stores need the run to start on a boundary of their width.
     Value runStart = arith::AddIOp::create(
@@ -1486,15 +1493,13 @@ LogicalResult VectorKernelEmitter::emit() {
                 return SmallVector<Value>();
               });
       // Fewer than 2 × vectorLength elements remain: one by one, as scalars.
-      forLoop(
-          b, pairEnd, runLength, index(b, 1), {},
-          [&](OpBuilder &sb, Value i, ValueRange) {
-            Value e = memref::LoadOp::create(sb, loc, view.memref, {i});
-            memref::StoreOp::create(sb, loc, convertFloat(sb, loc, e, acc),
-                                    wide, {i});
-            return SmallVector<Value>();
-          },
-          /*rolled=*/true);
+      forLoop(b, pairEnd, runLength, index(b, 1), {},
+              [&](OpBuilder &sb, Value i, ValueRange) {
+                Value e = memref::LoadOp::create(sb, loc, view.memref, {i});
+                memref::StoreOp::create(sb, loc, convertFloat(sb, loc, e, acc),
+                                        wide, {i});
+                return SmallVector<Value>();
+              });
       Value hasWhole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
                                              runLength, index(b, vectorLength));
       scf::IfOp::create(b, loc, hasWhole, [&](OpBuilder &tb, Location) {
