@@ -112,6 +112,7 @@ Kernel::compile(ModuleOp module, llvm::StringRef entry,
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  engineOptions.enableObjectDump = !options.objectPath.empty();
   SmallVector<StringRef> libs;
   if (options.openmp)
     libs.push_back(NORM_OPENMP_LIBRARY);
@@ -127,6 +128,8 @@ Kernel::compile(ModuleOp module, llvm::StringRef entry,
   kernel->compileTime =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
+  if (!options.objectPath.empty())
+    kernel->engine->dumpToObjectFile(options.objectPath);
   return kernel;
 }
 

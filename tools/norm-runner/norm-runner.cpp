@@ -70,6 +70,12 @@ static cl::opt<bool>
                   cl::desc("Lower the ops that have one to CPU vector kernels; "
                            "--vector-kernels=0 forces the linalg path"),
                   cl::init(true));
+static cl::opt<std::string> dumpObject(
+    "dump-object",
+    cl::desc("Write the JIT-compiled kernel as an object file to this path "
+             "(link it into a C driver calling _mlir_ciface_<entry> to "
+             "profile it with symbols)"),
+    cl::init(""));
 static cl::opt<std::string>
     plantBug("test-plant-bug", cl::Hidden,
              cl::desc("Testing only: plant a numerics bug "
@@ -137,6 +143,7 @@ int main(int argc, char **argv) {
   kernelOptions.openmp = openmp;
   kernelOptions.vectorKernels = vectorKernels;
   kernelOptions.plantBug = plantBug;
+  kernelOptions.objectPath = dumpObject;
   auto kernel = Kernel::compile(*module, entry.getSymName(), kernelOptions);
   if (!kernel)
     return fail(llvm::toString(kernel.takeError()));

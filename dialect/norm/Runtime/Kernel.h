@@ -44,6 +44,9 @@ struct KernelOptions {
   /// Debug: plant a numerics bug in the decomposition (see
   /// convert-norm-to-linalg's test-plant-bug option); empty for none.
   std::string plantBug;
+  /// Where to write the compiled object file (for profiling); empty for
+  /// nowhere.
+  std::string objectPath;
 };
 
 class Kernel {

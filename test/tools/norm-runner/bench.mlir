@@ -5,6 +5,11 @@
 // RUN: norm-runner %s --bench --bench-seconds=0.01 --shape 8x256 --shape 3x1000 --json %t.json | FileCheck %s
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // RUN: not norm-runner %s --bench --check 2>&1 | FileCheck %s --check-prefix=BOTH
+// --dump-object writes the compiled kernel, with its C interface, for
+// profiling it under a driver of one's own.
+// RUN: rm -f %t.o
+// RUN: norm-runner %s --bench --bench-seconds=0.001 --shape 4x16 --dump-object=%t.o | FileCheck %s --check-prefix=DUMP
+// RUN: llvm-nm %t.o | FileCheck %s --check-prefix=SYMBOLS
 
 // CHECK: norm-runner: @layer_norm of {{.*}}bench.mlir, 1 thread(s)
 // CHECK: shape us/call MB moved GB/s copy GB/s of copy
@@ -13,6 +18,10 @@
 // 3x1000: (3000 + 3000 + 2000) * 4 bytes.
 // CHECK: 3x1000 {{[0-9.]+}} 0.032 {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}}%
 // CHECK: compile: {{[0-9.]+}} ms
+
+// DUMP: 4x16
+// SYMBOLS: T _mlir_ciface_layer_norm
+// SYMBOLS: T layer_norm
 
 // JSON: "bench": [
 // JSON: "bytes": 18432
