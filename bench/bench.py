@@ -425,26 +425,20 @@ def run_torch(args, cases, threads):
 
 def keep_fastest(best, results):
     """Merges one round's {case id: result} into `best`: per case, the
-    result with the lower us_per_call (and, for oneDNN, the fastest layout
-    over the rounds); norm-mlir's compile_ms becomes the mean over the
-    rounds, so that it is not picked as a best case."""
+    result with the lower us_per_call (oneDNN: and the fastest layout over
+    the rounds); norm-mlir's compile_ms is the mean over the rounds, not the
+    best of them."""
     for cid, r in results.items():
-        old = best.get(cid)
-        if old is None:
-            best[cid] = (dict(r, compile_ms_rounds=[r["compile_ms"]])
-                         if r.get("compile_ms") is not None else r)
-            continue
-        new = r
-        if "us_per_call" in r and ("us_per_call" not in old or r["us_per_call"] < old["us_per_call"]):
-            new = dict(r)
-        else:
-            new = dict(old)
+        old = best.get(cid, {})
+        faster = r.get("us_per_call", math.inf) < old.get("us_per_call", math.inf)
+        new = dict(r if faster or not old else old)
         if "best" in old and "best" in r:
             new["best"] = min(old["best"], r["best"], key=lambda b: b.get("us_per_call") or math.inf)
-        if "compile_ms_rounds" in old:
-            rounds = old["compile_ms_rounds"] + ([r["compile_ms"]] if r.get("compile_ms") is not None else [])
-            new["compile_ms_rounds"] = rounds
-            new["compile_ms"] = sum(rounds) / len(rounds)
+        compiles = old.get("compile_ms_rounds", []) + (
+            [r["compile_ms"]] if r.get("compile_ms") is not None else [])
+        if compiles:
+            new["compile_ms_rounds"] = compiles
+            new["compile_ms"] = sum(compiles) / len(compiles)
         best[cid] = new
 
 
@@ -783,9 +777,9 @@ def main():
     ap.add_argument("--no-snapshot", action="store_true",
                     help="run --runner in place instead of a copy taken at the start")
     ap.add_argument("--timeout", type=float, default=1800, help="per subprocess, seconds")
-    ap.add_argument("--rounds", type=int, default=2,
+    ap.add_argument("--rounds", type=int, default=None,
                     help="measure every implementation this many times, alternating, and keep "
-                         "each one's fastest (default 2)")
+                         "each one's fastest (default 2, quick 1)")
     args = ap.parse_args()
     args.threads = [int(t) for t in args.threads.replace(",", " ").split()]
     args.kernels = [k for k in args.kernels.split(",") if k]
@@ -799,6 +793,10 @@ def main():
         args.seconds = 0.05 if args.quick else 0.3
     if args.dram_seconds is None:
         args.dram_seconds = 0.05 if args.quick else 0.2
+    if args.rounds is None:
+        args.rounds = 1 if args.quick else 2
+    if args.rounds < 1:
+        ap.error("--rounds must be at least 1")
     if not os.access(args.runner, os.X_OK):
         ap.error(f"no norm-runner at {args.runner} (scripts/build.sh norm-runner)")
     if "onednn" not in skip and not os.access(args.onednn, os.X_OK):

@@ -70,7 +70,8 @@
 // AVX512: iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // AVX512: vector.store {{.*}} : memref<?x4096xf32>, vector<16xf32>
 // AVX512-LABEL: func.func @rms_norm
-// AVX512: vector.load {{.*}} : memref<?x?xbf16>, vector<16xbf16>
+// AVX512: vector.load {{.*}} : memref<?x?xbf16>, vector<32xbf16>
+// AVX512: vector.store {{.*}} : memref<?x?xbf16>, vector<32xbf16>
 
 // In LLVM form the row loop is an OpenMP worksharing loop holding the
 // reductions and the stores; the loops call nothing (no malloc, no

@@ -21,6 +21,7 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -144,6 +145,14 @@ int main(int argc, char **argv) {
   kernelOptions.vectorKernels = vectorKernels;
   kernelOptions.plantBug = plantBug;
   kernelOptions.objectPath = dumpObject;
+  if (!dumpObject.empty()) {
+    // The engine reports a file it cannot write on stderr and goes on.
+    std::error_code ec;
+    llvm::raw_fd_ostream probe(dumpObject, ec);
+    if (ec)
+      return fail("--dump-object: cannot write " + dumpObject + ": " +
+                  ec.message());
+  }
   auto kernel = Kernel::compile(*module, entry.getSymName(), kernelOptions);
   if (!kernel)
     return fail(llvm::toString(kernel.takeError()));

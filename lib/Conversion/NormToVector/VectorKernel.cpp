@@ -60,8 +60,8 @@ using LoopBody =
 struct ReductionPass {
   SmallVector<Value> zeros;
   /// Folds one vector of the run (accumulation type) into the quantities;
-  /// `mask` is null on full vectors, else the lanes in bounds (masked-off
-  /// lanes load as 0).
+  /// `mask` is null on whole vectors, else the lanes to count (the others
+  /// are 0; see loadPartial).
   std::function<SmallVector<Value>(OpBuilder &, Value x, Value mask,
                                    ValueRange acc)>
       update;
@@ -136,12 +136,12 @@ private:
   /// accumulation type; masked (with 0 passthrough) when `mask` is set.
   Value loadVector(OpBuilder &b, const View &view, ArrayRef<Value> idx,
                    Value runIndex, Value mask);
-  /// The size in bytes of the elements of `view`.
-  int64_t elementBytes(const View &view) {
-    return cast<MemRefType>(view.memref.getType())
-               .getElementType()
-               .getIntOrFloatBitWidth() /
-           8;
+  /// The element type of `view`, and its size in bytes.
+  static Type elementType(const View &view) {
+    return cast<MemRefType>(view.memref.getType()).getElementType();
+  }
+  static int64_t elementBytes(const View &view) {
+    return elementType(view).getIntOrFloatBitWidth() / 8;
   }
   /// The partial vector at the end of the run (from `vectorEnd` on, when
   /// the run is not a whole number of vectors), widened, with zeros in the
@@ -151,6 +151,15 @@ private:
   /// masked load): lanes then do not match positions, which sums do not
   /// mind.
   std::pair<Value, Value> loadPartial(OpBuilder &b, ArrayRef<Value> idx);
+  using VectorUpdate = function_ref<SmallVector<Value>(
+      OpBuilder &, Value v, Value mask, ValueRange acc)>;
+  /// Folds the vectors of the run at `runIdx` from `from` (a multiple of
+  /// `vectorLength`) on into `accs`: whole vectors one by one, then the
+  /// partial vector (loadPartial) if any, with `update(v, mask, accs)`
+  /// (`mask` null on whole vectors).
+  SmallVector<Value> reduceVectors(OpBuilder &b, ArrayRef<Value> runIdx,
+                                   Value from, ValueRange accs,
+                                   VectorUpdate update);
   /// Whether the bf16 elements of `view` are loaded two vectors at a time
   /// (see loadPair).
   bool loadsPairs(const View &view);
@@ -184,8 +193,8 @@ private:
   /// nearest even on the bits here, in a form that stays vectorized (the
   /// generic expansion of truncf to bf16 is scalarized on AVX2).
   Value narrow(OpBuilder &b, Value v, Type element);
-  /// The rounded bits of narrow's bf16 case, still in the upper halves of
-  /// i32 lanes.
+  /// The bits of `v` rounded to bf16 as narrow does, in the lower half of
+  /// each i32 lane (zeros above).
   Value roundToBF16Bits(OpBuilder &b, Value v);
   /// The linear element index in x (or y) of the start of the run at `idx`.
   Value linearIndex(OpBuilder &b, ArrayRef<Value> idx);
@@ -252,6 +261,9 @@ private:
   View x, y, scale, bias, givenMean, givenVariance, running[2];
   SmallVector<View> saved;
   Value count, runLength, chunkEnd, vectorEnd;
+  /// Whether the run holds a whole vector; where its last whole vector
+  /// starts (0 when it holds none); whether it ends with a partial vector.
+  Value hasWholeVector, lastVectorStart, hasPartialVector;
   /// bf16 in and out: the normalize pass loads x with loadPair and stores
   /// with narrowPair up to `pairEnd` (a multiple of 2 × `vectorLength`), and
   /// run parameters that vary along the run are copied, widened and
@@ -384,7 +396,7 @@ Value VectorKernelEmitter::loadScalar(OpBuilder &b, const View &view,
 
 void VectorKernelEmitter::storeScalar(OpBuilder &b, Value value,
                                       const View &view, ArrayRef<Value> idx) {
-  Type element = cast<MemRefType>(view.memref.getType()).getElementType();
+  Type element = elementType(view);
   memref::StoreOp::create(b, loc, convertFloat(b, loc, value, element),
                           view.memref, indicesOf(view, idx, Value()));
 }
@@ -392,11 +404,11 @@ void VectorKernelEmitter::storeScalar(OpBuilder &b, Value value,
 Value VectorKernelEmitter::loadVector(OpBuilder &b, const View &view,
                                       ArrayRef<Value> idx, Value runIndex,
                                       Value mask) {
-  Type element = cast<MemRefType>(view.memref.getType()).getElementType();
+  Type element = elementType(view);
   VectorType type = vectorOf(element);
   SmallVector<Value> indices = indicesOf(view, idx, runIndex);
   Value v;
-  if (mask && element.getIntOrFloatBitWidth() == 16) {
+  if (mask && elementBytes(view) == 2) {
     // AVX2 has no 16-bit masked load; LLVM would expand one into a branch
     // per lane. The elements are loaded one by one instead, as bits (a
     // scalar bf16 in a register would cost conversion calls). Only runs
@@ -429,49 +441,61 @@ Value VectorKernelEmitter::loadVector(OpBuilder &b, const View &view,
 
 std::pair<Value, Value> VectorKernelEmitter::loadPartial(OpBuilder &b,
                                                          ArrayRef<Value> idx) {
-  VectorType accVector = vectorOf(acc);
   if (elementBytes(x) != 2) {
     Value mask = tailMask(b, vectorEnd);
     return {loadVector(b, x, idx, vectorEnd, mask), mask};
   }
-  Value hasWhole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                         runLength, index(b, vectorLength));
-  auto overlapped = scf::IfOp::create(
-      b, loc, hasWhole,
+  auto partial = scf::IfOp::create(
+      b, loc, hasWholeVector,
       [&](OpBuilder &tb, Location) {
-        Value start =
-            arith::SubIOp::create(tb, loc, runLength, index(tb, vectorLength));
-        Value v = loadVector(tb, x, idx, start, Value());
-        // Lanes from vectorEnd - start on are the run's partial vector.
-        VectorType laneType = vectorOf(tb.getI32Type());
-        SmallVector<int32_t> lanes(vectorLength);
-        for (int64_t j = 0; j < vectorLength; ++j)
-          lanes[j] = j;
-        Value laneIds = arith::ConstantOp::create(
-            tb, loc, DenseIntElementsAttr::get(laneType, lanes));
-        Value first = vector::BroadcastOp::create(
-            tb, loc, laneType,
-            arith::IndexCastOp::create(
-                tb, loc, tb.getI32Type(),
-                arith::SubIOp::create(tb, loc, vectorEnd, start)));
-        Value mask = arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::uge,
-                                           laneIds, first);
-        Value zero =
-            arith::ConstantOp::create(tb, loc, tb.getZeroAttr(accVector));
-        scf::YieldOp::create(
-            tb, loc,
-            ValueRange{arith::SelectOp::create(tb, loc, mask, v, zero), mask});
+        // The lanes before vectorEnd - lastVectorStart were summed already.
+        VectorType maskType = vectorOf(tb.getI1Type());
+        Value summed = vector::CreateMaskOp::create(
+            tb, loc, maskType,
+            ValueRange{
+                arith::SubIOp::create(tb, loc, vectorEnd, lastVectorStart)});
+        Value mask = arith::XOrIOp::create(
+            tb, loc, summed,
+            arith::ConstantOp::create(tb, loc,
+                                      DenseElementsAttr::get(maskType, true)));
+        Value v = arith::SelectOp::create(
+            tb, loc, mask, loadVector(tb, x, idx, lastVectorStart, Value()),
+            arith::ConstantOp::create(tb, loc, tb.getZeroAttr(vectorOf(acc))));
+        scf::YieldOp::create(tb, loc, ValueRange{v, mask});
       },
       [&](OpBuilder &eb, Location) {
         Value mask = tailMask(eb, vectorEnd);
         scf::YieldOp::create(
             eb, loc, ValueRange{loadVector(eb, x, idx, vectorEnd, mask), mask});
       });
-  return {overlapped.getResult(0), overlapped.getResult(1)};
+  return {partial.getResult(0), partial.getResult(1)};
+}
+
+SmallVector<Value> VectorKernelEmitter::reduceVectors(OpBuilder &b,
+                                                      ArrayRef<Value> runIdx,
+                                                      Value from,
+                                                      ValueRange accs,
+                                                      VectorUpdate update) {
+  SmallVector<Value> whole =
+      forLoop(b, from, vectorEnd, index(b, vectorLength), accs,
+              [&](OpBuilder &lb, Value i, ValueRange current) {
+                return update(lb, loadVector(lb, x, runIdx, i, Value()),
+                              Value(), current);
+              });
+  return scf::IfOp::create(
+             b, loc, hasPartialVector,
+             [&](OpBuilder &tb, Location) {
+               auto [v, mask] = loadPartial(tb, runIdx);
+               scf::YieldOp::create(tb, loc, update(tb, v, mask, whole));
+             },
+             [&](OpBuilder &eb, Location) {
+               scf::YieldOp::create(eb, loc, whole);
+             })
+      ->getResults();
 }
 
 bool VectorKernelEmitter::loadsPairs(const View &view) {
-  Type element = cast<MemRefType>(view.memref.getType()).getElementType();
+  Type element = elementType(view);
   return element.isBF16() && acc.isF32() && vectorLength % 4 == 0;
 }
 
@@ -491,7 +515,7 @@ std::pair<Value, Value> VectorKernelEmitter::loadPair(OpBuilder &b,
                                                       const View &view,
                                                       ArrayRef<Value> idx,
                                                       Value runIndex) {
-  Type element = cast<MemRefType>(view.memref.getType()).getElementType();
+  Type element = elementType(view);
   VectorType bits = VectorType::get({2 * vectorLength}, b.getI16Type());
   Value loaded = vector::LoadOp::create(
       b, loc, VectorType::get({2 * vectorLength}, element), view.memref,
@@ -513,7 +537,7 @@ std::pair<Value, Value> VectorKernelEmitter::loadPair(OpBuilder &b,
 std::pair<Value, Value> VectorKernelEmitter::loadPermuted(OpBuilder &b,
                                                           const View &view,
                                                           Value runIndex) {
-  Type element = cast<MemRefType>(view.memref.getType()).getElementType();
+  Type element = elementType(view);
   SmallVector<Value> noIdx(extents.size());
   Value v = vector::LoadOp::create(
       b, loc, VectorType::get({2 * vectorLength}, element), view.memref,
@@ -526,13 +550,10 @@ std::pair<Value, Value> VectorKernelEmitter::loadPermuted(OpBuilder &b,
 
 Value VectorKernelEmitter::narrowPair(OpBuilder &b, Value lo, Value hi) {
   VectorType bits = VectorType::get({2 * vectorLength}, b.getI16Type());
-  Value sixteen = createScalarOrSplatConstant(b, loc, vectorOf(b.getI32Type()),
-                                              int64_t(16));
+  // Zeros above the rounded bf16 in each 32-bit lane: the two vectors then
+  // pack with one unsigned-saturating pack.
   auto halves = [&](Value v) -> Value {
-    // The rounded bf16 in the lower half of each 32-bit lane, zeros above:
-    // the two vectors then pack with one unsigned-saturating pack.
-    Value high = arith::ShRUIOp::create(b, loc, roundToBF16Bits(b, v), sixteen);
-    return vector::BitCastOp::create(b, loc, bits, high);
+    return vector::BitCastOp::create(b, loc, bits, roundToBF16Bits(b, v));
   };
   Value loBits = halves(lo), hiBits = halves(hi);
   auto [loOrder, hiOrder] = pairOrder();
@@ -570,18 +591,16 @@ Value VectorKernelEmitter::roundToBF16Bits(OpBuilder &b, Value v) {
   // NaN stays a (quiet) NaN with its sign.
   Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
   Value quiet = arith::OrIOp::create(b, loc, x, splat(0x400000));
-  return arith::SelectOp::create(b, loc, isNaN, quiet, rounded);
+  return arith::ShRUIOp::create(
+      b, loc, arith::SelectOp::create(b, loc, isNaN, quiet, rounded),
+      splat(16));
 }
 
 Value VectorKernelEmitter::narrow(OpBuilder &b, Value v, Type element) {
   if (!element.isBF16() || !acc.isF32())
     return convertFloat(b, loc, v, element);
-  Value high = arith::ShRUIOp::create(
-      b, loc, roundToBF16Bits(b, v),
-      createScalarOrSplatConstant(b, loc, vectorOf(b.getI32Type()),
-                                  int64_t(16)));
-  Value narrowBits =
-      arith::TruncIOp::create(b, loc, vectorOf(b.getI16Type()), high);
+  Value narrowBits = arith::TruncIOp::create(b, loc, vectorOf(b.getI16Type()),
+                                             roundToBF16Bits(b, v));
   return arith::BitcastOp::create(b, loc, vectorOf(element), narrowBits);
 }
 
@@ -757,23 +776,7 @@ SmallVector<Value> VectorKernelEmitter::reduceSlice(OpBuilder &b,
     // (a select, not a branch LLVM would duplicate the loop for). Whole
     // vectors, then the partial one.
     SmallVector<Value> run =
-        forLoop(rb, chunkEnd, vectorEnd, index(rb, vectorLength), pass.zeros,
-                [&](OpBuilder &tb, Value i, ValueRange current) {
-                  Value v = loadVector(tb, x, runIdx, i, Value());
-                  return pass.update(tb, v, Value(), current);
-                });
-    Value hasPartial = arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::ult,
-                                             vectorEnd, runLength);
-    run = scf::IfOp::create(
-              rb, loc, hasPartial,
-              [&](OpBuilder &tb, Location) {
-                auto [v, mask] = loadPartial(tb, runIdx);
-                scf::YieldOp::create(tb, loc, pass.update(tb, v, mask, run));
-              },
-              [&](OpBuilder &eb, Location) {
-                scf::YieldOp::create(eb, loc, run);
-              })
-              ->getResults();
+        reduceVectors(rb, runIdx, chunkEnd, pass.zeros, pass.update);
     run.append(pass.zeros.begin(), pass.zeros.end());
     // Blocks: fresh accumulators each, compensated into the totals.
     run = forLoop(
@@ -827,8 +830,8 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
     return vector::BroadcastOp::create(nb, loc, accVector, s);
   };
   bool scaleOnRun = collapsedAffine[runDim];
-  Type outElement = cast<MemRefType>(y.memref.getType()).getElementType();
-  int64_t outBytes = outElement.getIntOrFloatBitWidth() / 8;
+  Type outElement = elementType(y);
+  int64_t outBytes = elementBytes(y);
   bool sixteenBit = outBytes == 2 || elementBytes(x) == 2;
   Value meanV = meanValue ? splat(b, meanValue) : Value();
   Value l2V = l2Scale ? splat(b, l2Scale) : Value();
@@ -910,24 +913,17 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
     // With 16-bit data, the partial vector at the end of a run of at least
     // one vector is the last whole vector of the run, loaded before any
     // store (y may be x) and stored whole at the end.
-    Value hasWhole, lastStart, lastX;
+    Value lastX;
     if (sixteenBit) {
-      hasWhole = arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::uge,
-                                       runLength, index(rb, vectorLength));
-      lastStart = arith::SubIOp::create(
-          rb, loc,
-          arith::MaxUIOp::create(rb, loc, runLength, index(rb, vectorLength)),
-          index(rb, vectorLength));
-      Value partial = arith::AndIOp::create(
-          rb, loc, hasWhole,
-          arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::ult, vectorEnd,
-                                runLength));
+      Value partial =
+          arith::AndIOp::create(rb, loc, hasWholeVector, hasPartialVector);
       lastX =
           scf::IfOp::create(
               rb, loc, partial,
               [&](OpBuilder &tb, Location) {
                 scf::YieldOp::create(
-                    tb, loc, loadVector(tb, x, runIdx, lastStart, Value()));
+                    tb, loc,
+                    loadVector(tb, x, runIdx, lastVectorStart, Value()));
               },
               [&](OpBuilder &eb, Location) {
                 scf::YieldOp::create(eb, loc,
@@ -992,9 +988,7 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
                       step(sb, i, Value(), /*streaming=*/false);
                     });
     // Then the partial vector, if any.
-    Value partial = arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::ult,
-                                          vectorEnd, runLength);
-    scf::IfOp::create(rb, loc, partial, [&](OpBuilder &pb, Location) {
+    scf::IfOp::create(rb, loc, hasPartialVector, [&](OpBuilder &pb, Location) {
       auto masked = [&](OpBuilder &mb) {
         step(mb, vectorEnd, tailMask(mb, vectorEnd), /*streaming=*/false);
       };
@@ -1004,14 +998,15 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
         return;
       }
       scf::IfOp::create(
-          pb, loc, hasWhole,
+          pb, loc, hasWholeVector,
           [&](OpBuilder &tb, Location) {
             // Paired run parameters keep an unpermuted copy of their last
             // vector past the run's end.
-            Value at = pairedNormalize && scaleOnRun ? runLength : lastStart;
+            Value at =
+                pairedNormalize && scaleOnRun ? runLength : lastVectorStart;
             Value t = narrow(tb, normalize(tb, lastX, at, Value()), outElement);
             vector::StoreOp::create(tb, loc, t, y.memref,
-                                    indicesOf(y, runIdx, lastStart));
+                                    indicesOf(y, runIdx, lastVectorStart));
             scf::YieldOp::create(tb, loc);
           },
           [&](OpBuilder &eb, Location) {
@@ -1092,34 +1087,16 @@ void VectorKernelEmitter::emitGroup(OpBuilder &b, Value first, Value size) {
   // rare slices that need a scale factor: one accumulator and no blocks
   // (a max needs no compensation), so that the code stays small.
   auto maxAbsOfSlice = [&](OpBuilder &sb, ArrayRef<Value> idx) -> Value {
-    auto update = [&](OpBuilder &vb, Value v, Value m) -> Value {
-      return arith::MaxSIOp::create(vb, loc, m, absBits(vb, v));
+    // The partial vector's lanes outside the run are 0: no mask needed.
+    auto update = [&](OpBuilder &vb, Value v, Value,
+                      ValueRange m) -> SmallVector<Value> {
+      return {arith::MaxSIOp::create(vb, loc, m[0], absBits(vb, v))};
     };
-    Value bitsMax = overRuns(
-        sb, SmallVector<Value>(idx), {zeroBits},
-        [&](OpBuilder &rb, ArrayRef<Value> runIdx,
-            ValueRange m) -> SmallVector<Value> {
-          Value full =
-              forLoop(rb, index(rb, 0), vectorEnd, index(rb, vectorLength), m,
-                      [&](OpBuilder &vb, Value i, ValueRange a) {
-                        return SmallVector<Value>{update(
-                            vb, loadVector(vb, x, runIdx, i, Value()), a[0])};
-                      })[0];
-          // The partial vector's lanes outside the run are 0.
-          Value hasPartial = arith::CmpIOp::create(
-              rb, loc, arith::CmpIPredicate::ult, vectorEnd, runLength);
-          return scf::IfOp::create(
-                     rb, loc, hasPartial,
-                     [&](OpBuilder &tb, Location) {
-                       scf::YieldOp::create(
-                           tb, loc,
-                           update(tb, loadPartial(tb, runIdx).first, full));
-                     },
-                     [&](OpBuilder &eb, Location) {
-                       scf::YieldOp::create(eb, loc, full);
-                     })
-              ->getResults();
-        })[0];
+    Value bitsMax =
+        overRuns(sb, SmallVector<Value>(idx), {zeroBits},
+                 [&](OpBuilder &rb, ArrayRef<Value> runIdx, ValueRange m) {
+                   return reduceVectors(rb, runIdx, index(rb, 0), m, update);
+                 })[0];
     return arith::BitcastOp::create(sb, loc, acc, reduceMaxAbs(sb, bitsMax));
   };
   // Runs a scaled pass with k = 1 first. Its sum of squares (`squares`-th
@@ -1372,10 +1349,7 @@ LogicalResult VectorKernelEmitter::emit() {
     prefetchDistance = strides[sliceDims.back()];
   }
   // Streaming stores beyond 16 MiB of output (half this class of L3).
-  int64_t outBytes = cast<MemRefType>(y.memref.getType())
-                         .getElementType()
-                         .getIntOrFloatBitWidth() /
-                     8;
+  int64_t outBytes = elementBytes(y);
   streamOutput = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ugt,
       arith::MulIOp::create(b, loc, elements, index(b, outBytes)),
@@ -1390,13 +1364,17 @@ LogicalResult VectorKernelEmitter::emit() {
   vectorEnd = arith::SubIOp::create(
       b, loc, runLength,
       arith::RemUIOp::create(b, loc, runLength, index(b, vectorLength)));
+  hasWholeVector = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                         runLength, index(b, vectorLength));
+  lastVectorStart = arith::SubIOp::create(
+      b, loc, arith::MaxUIOp::create(b, loc, runLength, index(b, vectorLength)),
+      index(b, vectorLength));
+  hasPartialVector = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           vectorEnd, runLength);
   Value n = runLength;
   for (int64_t c : outerReducedDims)
     n = arith::MulIOp::create(b, loc, n, extents[c]);
-  int64_t inBytes = cast<MemRefType>(x.memref.getType())
-                        .getElementType()
-                        .getIntOrFloatBitWidth() /
-                    8;
+  int64_t inBytes = elementBytes(x);
   count = arith::UIToFPOp::create(
       b, loc, acc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), n));
   // Slices per group: as many as fit in 8 KiB (a quarter of L1: the group's
@@ -1459,8 +1437,7 @@ LogicalResult VectorKernelEmitter::emit() {
   // are, and permuted as x is.
   auto widenRunParameter = [&](View &view) {
     if (!view.memref || view.dims.size() != 1 || view.dims[0] != runDim ||
-        (cast<MemRefType>(view.memref.getType()).getElementType() == acc &&
-         !pairedNormalize))
+        (elementType(view) == acc && !pairedNormalize))
       return;
     // Paired, the copy has one more vector: the run's last whole vector,
     // unpermuted, for the normalize pass's partial vector.
@@ -1500,13 +1477,8 @@ LogicalResult VectorKernelEmitter::emit() {
                                         wide, {i});
                 return SmallVector<Value>();
               });
-      Value hasWhole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                             runLength, index(b, vectorLength));
-      scf::IfOp::create(b, loc, hasWhole, [&](OpBuilder &tb, Location) {
-        Value last = loadVector(
-            tb, view, noIdx,
-            arith::SubIOp::create(tb, loc, runLength, index(tb, vectorLength)),
-            Value());
+      scf::IfOp::create(b, loc, hasWholeVector, [&](OpBuilder &tb, Location) {
+        Value last = loadVector(tb, view, noIdx, lastVectorStart, Value());
         vector::StoreOp::create(tb, loc, last, wide, ValueRange{runLength});
         scf::YieldOp::create(tb, loc);
       });

@@ -74,6 +74,14 @@ func.func @layer_norm(%x: memref<?x768xf32>, %g: memref<768xf32>, %b: memref<768
 // CHECK-LABEL: func.func @rms_norm_dynamic
 // CHECK: %[[REM:.+]] = arith.remui %[[N:.+]], %c32
 // CHECK: %[[CHUNKEND:.+]] = arith.subi %[[N]], %[[REM]]
+// Once per kernel: whether a run holds a whole vector, where its last one
+// starts, whether a partial vector ends it.
+// CHECK: %[[VREM:.+]] = arith.remui %[[N]], %c8
+// CHECK: %[[VECEND:.+]] = arith.subi %[[N]], %[[VREM]]
+// CHECK: %[[WHOLE:.+]] = arith.cmpi uge, %[[N]], %c8 : index
+// CHECK: %[[NMAX:.+]] = arith.maxui %[[N]], %c8 : index
+// CHECK: %[[LAST:.+]] = arith.subi %[[NMAX]], %c8 : index
+// CHECK: %[[HASPARTIAL:.+]] = arith.cmpi ult, %[[VECEND]], %[[N]] : index
 // CHECK: %[[BYTES:.+]] = arith.maxui %{{.+}}, %c1 : index
 // CHECK: %[[FIT:.+]] = arith.divui %c8192, %[[BYTES]] : index
 // CHECK: %[[CAPPED:.+]] = arith.minui %[[FIT]], %c8 : index
@@ -84,14 +92,14 @@ func.func @layer_norm(%x: memref<?x768xf32>, %g: memref<768xf32>, %b: memref<768
 // The tail first: whole vectors, then the partial one. AVX2 has no 16-bit
 // masked load: in a run of at least one vector, the partial vector is the
 // run's last whole vector with the lanes already summed zeroed.
-// CHECK: %[[TAIL:.+]] = scf.for %{{.+}} = %[[CHUNKEND]] to %[[VECEND:.+]] step %c8
-// CHECK: %[[PARTIAL:.+]] = scf.if %{{.+}} -> (vector<8xf32>) {
-// CHECK: %[[WHOLE:.+]] = arith.cmpi uge, %[[N]], %c8 : index
+// CHECK: %[[TAIL:.+]] = scf.for %{{.+}} = %[[CHUNKEND]] to %[[VECEND]] step %c8
+// CHECK: %[[PARTIAL:.+]] = scf.if %[[HASPARTIAL]] -> (vector<8xf32>) {
 // CHECK: scf.if %[[WHOLE]] -> (vector<8xf32>) {
-// CHECK: %[[LAST:.+]] = arith.subi %[[N]], %c8 : index
+// CHECK: %[[SUMMED:.+]] = arith.subi %[[VECEND]], %[[LAST]] : index
+// CHECK: %[[BEFORE:.+]] = vector.create_mask %[[SUMMED]] : vector<8xi1>
+// CHECK: %[[TOCOUNT:.+]] = arith.xori %[[BEFORE]], %{{.+}} : vector<8xi1>
 // CHECK: vector.load %arg0[%{{.+}}, %[[LAST]]] : memref<?x?xf16>, vector<8xf16>
-// CHECK: arith.cmpi {{.+}} : vector<8xi32>
-// CHECK: arith.select %{{.+}}, %{{.+}}, %{{.+}} : vector<8xi1>, vector<8xf32>
+// CHECK: arith.select %[[TOCOUNT]], %{{.+}}, %{{.+}} : vector<8xi1>, vector<8xf32>
 // Shorter runs: element by element, as i16, in a loop LLVM keeps rolled.
 // CHECK: } else {
 // CHECK: scf.for %{{.+}} = %c0 to %{{.+}} step %c1 iter_args(%{{.+}} = %{{.+}}) -> (vector<8xi16>)
@@ -109,13 +117,14 @@ func.func @layer_norm(%x: memref<?x768xf32>, %g: memref<768xf32>, %b: memref<768
 // The normalize pass loads the last whole vector of x before any store (y
 // may be x), and stores it whole after the others.
 // CHECK: %[[LASTX:.+]] = scf.if %{{.+}} -> (vector<8xf32>) {
-// CHECK: vector.load %arg0[%{{.+}}, %[[LASTSTART:.+]]] : memref<?x?xf16>, vector<8xf16>
+// CHECK: vector.load %arg0[%{{.+}}, %[[LAST]]] : memref<?x?xf16>, vector<8xf16>
 // CHECK: vector.load {{.*}} : memref<?x?xf16>, vector<8xf16>
 // CHECK: arith.extf {{.*}} : vector<8xf16> to vector<8xf32>
-// CHECK: scf.if %{{.+}} {
+// CHECK: scf.if %[[HASPARTIAL]] {
+// CHECK: scf.if %[[WHOLE]] {
 // CHECK: arith.mulf %[[LASTX]]
-// CHECK: vector.load %{{.+}}[%[[LASTSTART]]] : memref<?xf32>, vector<8xf32>
-// CHECK: vector.store %{{.+}}, %arg2[%{{.+}}, %[[LASTSTART]]] : memref<?x?xf16>, vector<8xf16>
+// CHECK: vector.load %{{.+}}[%[[LAST]]] : memref<?xf32>, vector<8xf32>
+// CHECK: vector.store %{{.+}}, %arg2[%{{.+}}, %[[LAST]]] : memref<?x?xf16>, vector<8xf16>
 // CHECK: } else {
 // CHECK: vector.maskedload {{.*}} : memref<?xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
 // CHECK: %[[HALF:.+]] = vector.bitcast %{{.+}} : vector<8xf16> to vector<8xi16>

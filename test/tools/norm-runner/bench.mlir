@@ -10,6 +10,7 @@
 // RUN: rm -f %t.o
 // RUN: norm-runner %s --bench --bench-seconds=0.001 --shape 4x16 --dump-object=%t.o | FileCheck %s --check-prefix=DUMP
 // RUN: llvm-nm %t.o | FileCheck %s --check-prefix=SYMBOLS
+// RUN: not norm-runner %s --dump-object=%t.missing/k.o 2>&1 | FileCheck %s --check-prefix=NODIR
 
 // CHECK: norm-runner: @layer_norm of {{.*}}bench.mlir, 1 thread(s)
 // CHECK: shape us/call MB moved GB/s copy GB/s of copy
@@ -22,6 +23,7 @@
 // DUMP: 4x16
 // SYMBOLS: T _mlir_ciface_layer_norm
 // SYMBOLS: T layer_norm
+// NODIR: norm-runner: error: --dump-object: cannot write {{.*}}missing/k.o: {{.+}}
 
 // JSON: "bench": [
 // JSON: "bytes": 18432
