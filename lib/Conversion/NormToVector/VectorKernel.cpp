@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "norm/Conversion/NormToVector/NormToVector.h"
+#include "norm/Conversion/Utils/KernelLayout.h"
 #include "norm/IR/NormNumerics.h"
 #include "norm/IR/NormOps.h"
 
@@ -39,18 +40,7 @@ using namespace mlir::norm;
 
 namespace {
 
-/// A dim of the group-expanded iteration space.
-struct ExpandedDim {
-  bool reduced;
-  bool affine;
-};
-
-/// An operand viewed over the collapsed dims it is indexed by.
-struct View {
-  Value memref;
-  /// For each dim of `memref`, the collapsed dim it stands for.
-  SmallVector<int64_t> dims;
-};
+using View = KernelView;
 
 using LoopBody =
     function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)>;
@@ -75,34 +65,12 @@ struct ReductionPass {
 /// vectors carrying their statistics).
 constexpr int64_t kMaxGroup = 8;
 
-/// Collapses an identity-layout memref. A group is static only when all its
-/// dims are (the inferring builder would call 0 × ? static).
-static Value collapseContiguous(OpBuilder &b, Location loc, Value memref,
-                                ArrayRef<ReassociationIndices> reassociation) {
-  auto type = cast<MemRefType>(memref.getType());
-  SmallVector<int64_t> shape;
-  for (const ReassociationIndices &group : reassociation) {
-    int64_t size = 1;
-    for (int64_t d : group) {
-      if (type.isDynamicDim(d)) {
-        size = ShapedType::kDynamic;
-        break;
-      }
-      size *= type.getDimSize(d);
-    }
-    shape.push_back(size);
-  }
-  return memref::CollapseShapeOp::create(
-      b, loc, MemRefType::get(shape, type.getElementType()), memref,
-      reassociation);
-}
-
 class VectorKernelEmitter {
 public:
   VectorKernelEmitter(RewriterBase &rewriter, NormalizeOp op,
                       const VectorKernelOptions &options)
       : rewriter(rewriter), op(op), loc(op.getLoc()),
-        acc(op.getAccumulationType()), options(options) {}
+        acc(op.getAccumulationType()), options(options), layout(op) {}
 
   LogicalResult emit();
 
@@ -110,11 +78,6 @@ private:
   //===--- setup ----------------------------------------------------------===//
 
   void classifyDims();
-  View makeView(OpBuilder &b, Value memref, ArrayRef<int64_t> expanded,
-                std::optional<int64_t> expandAt);
-  View fullView(OpBuilder &b, Value memref);
-  View affineView(OpBuilder &b, Value memref);
-  View statisticsView(OpBuilder &b, Value memref);
 
   //===--- code -----------------------------------------------------------===//
 
@@ -250,10 +213,7 @@ private:
   VectorKernelOptions options;
   int64_t vectorLength = 8;
 
-  SmallVector<ExpandedDim> expanded;
-  /// For each expanded dim, the collapsed dim it belongs to.
-  SmallVector<int64_t> collapsedOf;
-  SmallVector<bool> collapsedReduced, collapsedAffine;
+  KernelLayout layout;
   SmallVector<Value> extents;
   SmallVector<int64_t> sliceDims, outerReducedDims;
   int64_t runDim = 0;
@@ -294,90 +254,9 @@ private:
 };
 
 void VectorKernelEmitter::classifyDims() {
-  std::optional<int64_t> groupDim =
-      op.getGroups() ? std::optional<int64_t>(*op.getGroupDim()) : std::nullopt;
-  ArrayRef<int64_t> affineDims;
-  if (std::optional<ArrayRef<int64_t>> a = op.getAffineDims())
-    affineDims = *a;
-  for (int64_t d = 0, e = op.getRank(); d < e; ++d) {
-    bool affine = llvm::is_contained(affineDims, d);
-    if (groupDim && d == *groupDim) {
-      expanded.push_back({/*reduced=*/false, affine});
-      expanded.push_back({/*reduced=*/true, affine});
-      continue;
-    }
-    expanded.push_back({op.isReductionAxis(d), affine});
-  }
-  for (auto [i, dim] : llvm::enumerate(expanded)) {
-    if (i == 0 || dim.reduced != expanded[i - 1].reduced ||
-        dim.affine != expanded[i - 1].affine) {
-      collapsedReduced.push_back(dim.reduced);
-      collapsedAffine.push_back(dim.affine);
-    }
-    collapsedOf.push_back(collapsedReduced.size() - 1);
-  }
-  runDim = collapsedReduced.size() - 1;
+  runDim = layout.getNumDims() - 1;
   for (int64_t c = 0; c < runDim; ++c)
-    (collapsedReduced[c] ? outerReducedDims : sliceDims).push_back(c);
-}
-
-View VectorKernelEmitter::makeView(OpBuilder &b, Value memref,
-                                   ArrayRef<int64_t> expandedDims,
-                                   std::optional<int64_t> expandAt) {
-  auto type = cast<MemRefType>(memref.getType());
-  if (expandAt) {
-    GroupExpansion expansion =
-        getGroupExpansion(b, loc, type, memref::getMixedSizes(b, loc, memref),
-                          *expandAt, *op.getGroups());
-    memref = memref::ExpandShapeOp::create(b, loc, expansion.shape, memref,
-                                           expansion.reassociation,
-                                           expansion.outputShape);
-  }
-  View view;
-  SmallVector<ReassociationIndices> reassociation;
-  for (auto [i, e] : llvm::enumerate(expandedDims)) {
-    int64_t c = collapsedOf[e];
-    if (view.dims.empty() || view.dims.back() != c) {
-      view.dims.push_back(c);
-      reassociation.emplace_back();
-    }
-    reassociation.back().push_back(i);
-  }
-  if (reassociation.size() !=
-      static_cast<size_t>(cast<MemRefType>(memref.getType()).getRank()))
-    memref = collapseContiguous(b, loc, memref, reassociation);
-  view.memref = memref;
-  return view;
-}
-
-View VectorKernelEmitter::fullView(OpBuilder &b, Value memref) {
-  SmallVector<int64_t> all =
-      llvm::to_vector(llvm::seq<int64_t>(0, expanded.size()));
-  std::optional<int64_t> at;
-  if (op.getGroups())
-    at = *op.getGroupDim();
-  return makeView(b, memref, all, at);
-}
-
-View VectorKernelEmitter::affineView(OpBuilder &b, Value memref) {
-  SmallVector<int64_t> dims;
-  for (auto [e, dim] : llvm::enumerate(expanded))
-    if (dim.affine)
-      dims.push_back(e);
-  std::optional<int64_t> at;
-  if (op.getGroups())
-    for (auto [i, d] : llvm::enumerate(*op.getAffineDims()))
-      if (d == static_cast<int64_t>(*op.getGroupDim()))
-        at = i;
-  return makeView(b, memref, dims, at);
-}
-
-View VectorKernelEmitter::statisticsView(OpBuilder &b, Value memref) {
-  SmallVector<int64_t> dims;
-  for (auto [e, dim] : llvm::enumerate(expanded))
-    if (!dim.reduced)
-      dims.push_back(e);
-  return makeView(b, memref, dims, std::nullopt);
+    (layout.isReduced(c) ? outerReducedDims : sliceDims).push_back(c);
 }
 
 SmallVector<Value> VectorKernelEmitter::indicesOf(const View &view,
@@ -829,7 +708,7 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
   auto splat = [&](OpBuilder &nb, Value s) -> Value {
     return vector::BroadcastOp::create(nb, loc, accVector, s);
   };
-  bool scaleOnRun = collapsedAffine[runDim];
+  bool scaleOnRun = layout.isAffine(runDim);
   Type outElement = elementType(y);
   int64_t outBytes = elementBytes(y);
   bool sixteenBit = outBytes == 2 || elementBytes(x) == 2;
@@ -1314,21 +1193,23 @@ LogicalResult VectorKernelEmitter::emit() {
     temporaries.push_back(copy);
     return copy;
   };
-  x = fullView(b, contiguous(op.getInput(), true, false));
-  y = fullView(b, contiguous(op.getOutput(), false, true));
+  x = layout.fullView(b, loc, contiguous(op.getInput(), true, false));
+  y = layout.fullView(b, loc, contiguous(op.getOutput(), false, true));
   if (Value s = contiguous(op.getScale(), true, false))
-    scale = affineView(b, s);
+    scale = layout.affineView(b, loc, s);
   if (Value s = contiguous(op.getBias(), true, false))
-    bias = affineView(b, s);
+    bias = layout.affineView(b, loc, s);
   if (Value m = contiguous(op.getMean(), true, false))
-    givenMean = statisticsView(b, m);
+    givenMean = layout.statisticsView(b, loc, m);
   if (Value v = contiguous(op.getVariance(), true, false))
-    givenVariance = statisticsView(b, v);
+    givenVariance = layout.statisticsView(b, loc, v);
   for (Value s : op.getSaved())
-    saved.push_back(statisticsView(b, contiguous(s, false, true)));
+    saved.push_back(layout.statisticsView(b, loc, contiguous(s, false, true)));
   if (op.isTraining()) {
-    running[0] = statisticsView(b, contiguous(op.getRunningMean(), true, true));
-    running[1] = statisticsView(b, contiguous(op.getRunningVar(), true, true));
+    running[0] = layout.statisticsView(
+        b, loc, contiguous(op.getRunningMean(), true, true));
+    running[1] = layout.statisticsView(
+        b, loc, contiguous(op.getRunningVar(), true, true));
   }
 
   extents = getValueOrCreateConstantIndexOp(
