@@ -2,6 +2,7 @@
 # lit configuration for the norm-mlir test suite.
 
 import os
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -31,7 +32,13 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.norm_tools_dir, append_path=True)
 
 tool_dirs = [config.norm_tools_dir, config.llvm_tools_dir]
-tools = ["norm-opt", "norm-runner", "norm-builder-test", "norm-runtime-test"]
+tools = [
+    "norm-opt",
+    "norm-runner",
+    "norm-builder-test",
+    "norm-runtime-test",
+    "norm-cuda-runtime-test",
+]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Runtime libraries for mlir-runner (upstream lit.cfg.py's add_runtime).
@@ -39,3 +46,18 @@ for lib in ["mlir_c_runner_utils", "mlir_runner_utils"]:
     config.substitutions.append(
         ("%" + lib, os.path.join(config.llvm_lib_dir, "lib" + lib + config.shlib_ext))
     )
+
+# cuda-driver: a CUDA driver and a device are usable, as the runtime itself
+# finds them (norm-cuda-runtime-test --probe exits 0). Without the tool, or
+# when it fails or hangs, the feature is simply absent.
+try:
+    probe = subprocess.run(
+        [os.path.join(config.norm_tools_dir, "norm-cuda-runtime-test"), "--probe"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        timeout=120,
+    )
+    if probe.returncode == 0:
+        config.available_features.add("cuda-driver")
+except (OSError, subprocess.SubprocessError):
+    pass
