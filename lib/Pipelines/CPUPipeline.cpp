@@ -48,26 +48,7 @@ void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
-  // Tensor arguments are values: never write the caller's buffers. Each
-  // result gets its own value, hence its own out-parameter.
-  pm.addPass(createNormReadOnlyArgumentsPass());
-  pm.addPass(createNormDistinctResultsPass());
-  // Bufferize with identity layouts at function boundaries (unit strides
-  // stay known), then turn tensor results into out-parameters written in
-  // place: the memref-in / memref-out ABI.
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  pm.addPass(createCanonicalizerPass());
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.hoistStaticAllocs = true;
-  outParams.hoistDynamicAllocs = true;
-  outParams.modifyPublicFunctions = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-  pm.addPass(createCanonicalizerPass());
-  bufferization::buildBufferDeallocationPipeline(pm);
+  buildBufferizeToOutParamsPipeline(pm);
 
   if (vectorKernels) {
     ConvertNormToVectorPassOptions toVector;
@@ -117,10 +98,39 @@ void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
 }
 
+void mlir::norm::buildBufferizeToOutParamsPipeline(OpPassManager &pm) {
+  // Tensor arguments are values: never write the caller's buffers. Each
+  // result gets its own value, hence its own out-parameter.
+  pm.addPass(createNormReadOnlyArgumentsPass());
+  pm.addPass(createNormDistinctResultsPass());
+  // Bufferize with identity layouts at function boundaries (unit strides
+  // stay known), then turn tensor results into out-parameters written in
+  // place: the memref-in / memref-out ABI.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createCanonicalizerPass());
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.hoistDynamicAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(createCanonicalizerPass());
+  bufferization::buildBufferDeallocationPipeline(pm);
+}
+
 void mlir::norm::registerNormPipelines() {
   PassPipelineRegistration<CPUPipelineOptions>(
       "norm-lower-to-cpu-pipeline",
       "Lower norm ops through linalg to LLVM for the CPU (memref-in / "
       "memref-out ABI)",
       buildLowerToCPUPipeline);
+  PassPipelineRegistration<NVVMPipelineOptions>(
+      "norm-lower-to-nvvm-pipeline",
+      "Lower norm ops to GPU kernels (NVVM, serialized into the module) "
+      "launched by host code in the LLVM dialect (memref-in / memref-out "
+      "ABI, device pointers)",
+      buildLowerToNVVMPipeline);
 }

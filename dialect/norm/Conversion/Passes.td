@@ -122,4 +122,54 @@ def ConvertNormToVectorPass : Pass<"convert-norm-to-vector"> {
   ];
 }
 
+def ConvertNormToGPUPass : Pass<"convert-norm-to-gpu"> {
+  let summary = "Lower memref-form norm.normalize to GPU kernels (gpu.launch)";
+  let description = [{
+    Rewrites every memref-form `norm.normalize` with f32 accumulation,
+    f32/f16/bf16 operands of identity layout and ascending affine dims into
+    one `gpu.launch` over the collapsed views of the op (the GroupNorm
+    channel dim expanded, consecutive dims of one class collapsed, as for
+    the CPU kernels):
+
+    * computed statistics: a block per statistics slice. Its threads stride
+      over the slice's innermost reduced dim (sequential loops over the
+      outer reduced dims), each thread sums in registers, and each sum ends
+      in a block-wide `gpu.all_reduce` (warp shuffles, then shared memory in
+      workgroup attributions, never device malloc). Standard mode sums x,
+      then d = k·(x − mean) and d²; rms and l2 sum (k·x)². The sums are
+      first taken with k = 1; a slice whose sum of squares is not finite or
+      below 2^-60 takes k from max|x| and sums again, scaled (the condition
+      is uniform over the block). The statistics formulas are those of
+      `convert-norm-to-linalg` (the same functions build them). The
+      normalize pass then reads the slice again (from L2) and thread 0
+      writes the saved and running statistics;
+    * given statistics: a block per run of the innermost dim, elementwise;
+    * the innermost dim moves in vectors of `vector-bytes` (128-bit
+      `ld.global.v4`/`st.global.v4` by default) when its extent is a
+      multiple of the vector width and every operand moved along it is
+      aligned to a vector, checked on the host at run time; otherwise
+      element by element;
+    * threads per block: `block-size`, or fewer (at least a warp) for
+      short static slices.
+
+    Values the launch body uses are captured from the host function; after
+    `gpu-kernel-outlining` they are kernel arguments. A memref-form op with
+    no kernel is an error; tensor-form ops are left alone.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block for long or dynamically sized slices">,
+    Option<"vectorBytes", "vector-bytes", "int64_t", /*default=*/"16",
+           "Bytes per vector load and store along the innermost dim">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 #endif // NORM_CONVERSION_PASSES_TD

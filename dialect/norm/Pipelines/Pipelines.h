@@ -51,6 +51,63 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 void buildLowerToCPUPipeline(OpPassManager &pm,
                              const CPUPipelineOptions &options);
 
+/// Bufferizes functions on tensors with the memref-in / memref-out ABI:
+/// tensor arguments are read-only, each result gets its own buffer, function
+/// boundaries take identity layouts, and tensor results become trailing
+/// out-parameters written in place. Shared by the CPU and GPU pipelines.
+void buildBufferizeToOutParamsPipeline(OpPassManager &pm);
+
+struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("The GPU architecture (sm_90: H100/H200)"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features (+ptx80: PTX 8.0, which sm_90 needs)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What the host code embeds: isa (PTX, JIT-compiled by "
+                     "the driver at load; needs no CUDA here), bin (cubin) "
+                     "or fatbin (both need ptxas)"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<int64_t> optLevel{
+      *this, "opt-level", llvm::cl::desc("LLVM optimization level of kernels"),
+      llvm::cl::init(3)};
+  PassOptions::Option<std::string> cudaToolkit{
+      *this, "cuda-toolkit",
+      llvm::cl::desc("The CUDA toolkit (libdevice, ptxas); empty: "
+                     "$CUDA_HOME, $CUDA_PATH or /usr/local/cuda"),
+      llvm::cl::init("")};
+  PassOptions::Option<int64_t> blockSize{
+      *this, "block-size",
+      llvm::cl::desc("convert-norm-to-gpu's threads per block"),
+      llvm::cl::init(256)};
+  PassOptions::Option<int64_t> vectorBytes{
+      *this, "vector-bytes",
+      llvm::cl::desc("convert-norm-to-gpu's bytes per vector access"),
+      llvm::cl::init(16)};
+  PassOptions::Option<bool> cInterface{
+      *this, "c-interface",
+      llvm::cl::desc("Emit _mlir_ciface_ wrappers taking memref descriptors "
+                     "for every host function"),
+      llvm::cl::init(true)};
+};
+
+/// Lowers a module of functions on tensors that use norm ops to host code
+/// in the LLVM dialect that launches NVVM kernels: bufferized with the
+/// memref-in / memref-out ABI (arguments are device pointers), each op
+/// becomes one gpu.launch (convert-norm-to-gpu), the kernels are outlined,
+/// lowered to NVVM with libdevice linked, and serialized into the module
+/// (PTX by default). The host code calls the mgpu* runtime functions
+/// (norm_cuda_runtime).
+void buildLowerToNVVMPipeline(OpPassManager &pm,
+                              const NVVMPipelineOptions &options);
+
+/// The CUDA toolkit directory `requested`, or found from the environment;
+/// empty when none exists.
+std::string findCUDAToolkit(StringRef requested);
+
 /// Registers the pipelines with the pass registry (norm-opt).
 void registerNormPipelines();
 

@@ -1,0 +1,691 @@
+//===- GPUKernel.cpp - norm.normalize as a GPU kernel ---------------------===//
+//
+// Part of the norm-mlir project.
+//
+// The GPU kernel of a memref-form norm.normalize, as one gpu.launch on the
+// collapsed views of KernelLayout. With computed statistics a block owns a
+// statistics slice: its threads stride over the slice's innermost reduced
+// dim (vectors of `vectorBytes` where the run is contiguous and aligned),
+// each pass ends in one block-wide gpu.all_reduce per sum (warp shuffles,
+// then shared memory), and the normalize pass reads the slice again while it
+// is still in L2. With given statistics the launch is elementwise: a block
+// per run of the innermost dim.
+//
+// The per-slice formulas are those of the linalg decomposition and of the
+// CPU kernels (NormNumerics.h), including the power-of-two rescaling of
+// slices whose sum of squares is out of range.
+//
+//===----------------------------------------------------------------------===//
+
+#include "norm/Conversion/NormToGPU/NormToGPU.h"
+#include "norm/Conversion/Utils/KernelLayout.h"
+#include "norm/IR/NormNumerics.h"
+#include "norm/IR/NormOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::norm;
+
+namespace {
+
+/// Values of one thread's loop over its part of a slice.
+using ElementBody = function_ref<SmallVector<Value>(
+    OpBuilder &, ArrayRef<Value> idx, ValueRange runValues, ValueRange iters)>;
+/// Values computed once per run of the innermost loop (parameters that do
+/// not vary along it).
+using RunPrologue =
+    function_ref<SmallVector<Value>(OpBuilder &, ArrayRef<Value> idx)>;
+
+class GPUKernelEmitter {
+public:
+  GPUKernelEmitter(RewriterBase &rewriter, NormalizeOp op,
+                   const GPUKernelOptions &options)
+      : rewriter(rewriter), op(op), loc(op.getLoc()),
+        acc(op.getAccumulationType()), options(options), layout(op) {}
+
+  void emit();
+
+private:
+  Value index(OpBuilder &b, int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  Value accConstant(OpBuilder &b, double v) {
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(acc, v));
+  }
+  VectorType accVector(int64_t width) { return VectorType::get({width}, acc); }
+  Value splat(OpBuilder &b, Value scalar, int64_t width) {
+    return vector::BroadcastOp::create(b, loc, accVector(width), scalar);
+  }
+  static Type elementType(const KernelView &view) {
+    return cast<MemRefType>(view.memref.getType()).getElementType();
+  }
+  static int64_t elementBytes(const KernelView &view) {
+    return elementType(view).getIntOrFloatBitWidth() / 8;
+  }
+  /// Whether `view` varies along the innermost collapsed dim.
+  bool alongInnermost(const KernelView &view) {
+    return view.memref && !view.dims.empty() && view.dims.back() == innermost;
+  }
+  SmallVector<Value> indicesOf(const KernelView &view, ArrayRef<Value> idx) {
+    return llvm::map_to_vector(view.dims, [&](int64_t c) { return idx[c]; });
+  }
+  /// `width` consecutive elements of `view` along the innermost dim from
+  /// `idx`, widened to the accumulation type (a vector). `view` must vary
+  /// along it when width > 1.
+  Value loadVector(OpBuilder &b, const KernelView &view, ArrayRef<Value> idx,
+                   int64_t width);
+  /// One element of `view` at `idx`, widened.
+  Value loadScalar(OpBuilder &b, const KernelView &view, ArrayRef<Value> idx);
+  void storeVector(OpBuilder &b, Value v, const KernelView &view,
+                   ArrayRef<Value> idx);
+  void storeScalar(OpBuilder &b, Value v, const KernelView &view,
+                   ArrayRef<Value> idx);
+  /// A parameter at `idx`: a vector of `width` when it varies along the
+  /// innermost dim, else a scalar (the same for the whole run).
+  Value loadParameter(OpBuilder &b, const KernelView &view, ArrayRef<Value> idx,
+                      int64_t width) {
+    if (alongInnermost(view))
+      return loadVector(b, view, idx, width);
+    return loadScalar(b, view, idx);
+  }
+  Value broadcastTo(OpBuilder &b, Value v, int64_t width) {
+    return isa<VectorType>(v.getType()) ? v : splat(b, v, width);
+  }
+
+  /// The vector width (elements) of the kernel's vector path: `vectorBytes`
+  /// of the widest operand moved along the innermost dim; 1 when the
+  /// innermost dim cannot be vectorized.
+  int64_t vectorWidth(ArrayRef<const KernelView *> views);
+  /// Host-side: whether the vector path applies at run time: the innermost
+  /// extent is a multiple of `width` and every view moved along it starts
+  /// on a boundary of `width` elements.
+  Value vectorPathApplies(OpBuilder &b, ArrayRef<const KernelView *> views,
+                          int64_t width);
+  /// Threads per block for a loop over `extent` (static or dynamic) with
+  /// `width` elements per thread and iteration.
+  int64_t threadsFor(int64_t extent, int64_t width);
+
+  /// The indices of `dims` (collapsed, ascending) at linear index `linear`
+  /// in their row-major space; written into `idx`.
+  void delinearize(OpBuilder &b, Value linear, ArrayRef<int64_t> dims,
+                   SmallVector<Value> &idx);
+  /// This thread's loop over the slice (or run) at `idx`: sequential loops
+  /// over `outerDims`, then the innermost dim from threadId·width with a
+  /// stride of blockSize·width. `prologue` runs before each innermost loop.
+  SmallVector<Value> overThreadElements(OpBuilder &b, SmallVector<Value> idx,
+                                        ArrayRef<int64_t> outerDims,
+                                        int64_t width, ValueRange inits,
+                                        RunPrologue prologue, ElementBody body,
+                                        unsigned level = 0);
+  /// The block-wide sum of a per-thread vector.
+  Value blockSum(OpBuilder &b, Value v);
+
+  /// With computed statistics: the body of the block owning one slice.
+  void emitSliceBlock(OpBuilder &b, SmallVector<Value> idx, int64_t width);
+  /// With given statistics: the body of the block owning one run.
+  void emitElementwiseBlock(OpBuilder &b, ArrayRef<Value> idx, int64_t width);
+  /// y for the widened `t` with the slice statistics and the parameters.
+  Value normalizeValue(OpBuilder &b, Value t, Value mean, Value l2Scale,
+                       Value rstd, Value gamma, Value beta);
+
+  RewriterBase &rewriter;
+  NormalizeOp op;
+  Location loc;
+  FloatType acc;
+  GPUKernelOptions options;
+  KernelLayout layout;
+  int64_t innermost = 0;
+  double eps = 0;
+
+  KernelView x, y, scale, bias, givenMean, givenVariance, running[2];
+  SmallVector<KernelView> saved;
+  /// Collapsed extents (host values, captured by the launch) and the
+  /// reduced element count of a slice in the accumulation type.
+  SmallVector<Value> extents;
+  SmallVector<int64_t> staticExtents;
+  Value count;
+  /// Inside the launch.
+  Value threadId, blockSize;
+};
+
+} // namespace
+
+Value GPUKernelEmitter::loadVector(OpBuilder &b, const KernelView &view,
+                                   ArrayRef<Value> idx, int64_t width) {
+  Type element = elementType(view);
+  Value v = vector::LoadOp::create(
+      b, loc, VectorType::get({width}, element), view.memref,
+      indicesOf(view, idx), /*nontemporal=*/false,
+      llvm::MaybeAlign(width * elementBytes(view)));
+  return convertFloat(b, loc, v, acc);
+}
+
+Value GPUKernelEmitter::loadScalar(OpBuilder &b, const KernelView &view,
+                                   ArrayRef<Value> idx) {
+  Value v = memref::LoadOp::create(b, loc, view.memref, indicesOf(view, idx));
+  return convertFloat(b, loc, v, acc);
+}
+
+void GPUKernelEmitter::storeVector(OpBuilder &b, Value v,
+                                   const KernelView &view,
+                                   ArrayRef<Value> idx) {
+  int64_t width = cast<VectorType>(v.getType()).getNumElements();
+  Value narrow = convertFloat(b, loc, v, elementType(view));
+  vector::StoreOp::create(b, loc, narrow, view.memref, indicesOf(view, idx),
+                          /*nontemporal=*/false,
+                          llvm::MaybeAlign(width * elementBytes(view)));
+}
+
+void GPUKernelEmitter::storeScalar(OpBuilder &b, Value v,
+                                   const KernelView &view,
+                                   ArrayRef<Value> idx) {
+  memref::StoreOp::create(b, loc, convertFloat(b, loc, v, elementType(view)),
+                          view.memref, indicesOf(view, idx));
+}
+
+int64_t GPUKernelEmitter::vectorWidth(ArrayRef<const KernelView *> views) {
+  int64_t widest = 1;
+  for (const KernelView *view : views)
+    if (alongInnermost(*view))
+      widest = std::max(widest, elementBytes(*view));
+  int64_t width = std::max<int64_t>(options.vectorBytes / widest, 1);
+  int64_t extent = staticExtents[innermost];
+  if (!ShapedType::isDynamic(extent) && extent % width != 0)
+    return 1;
+  return width;
+}
+
+Value GPUKernelEmitter::vectorPathApplies(OpBuilder &b,
+                                          ArrayRef<const KernelView *> views,
+                                          int64_t width) {
+  Value zero = index(b, 0);
+  Value applies = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc, extents[innermost], index(b, width)),
+      zero);
+  for (const KernelView *view : views) {
+    if (!alongInnermost(*view))
+      continue;
+    // Identity layouts have offset 0: the aligned pointer is the first
+    // element.
+    Value pointer =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view->memref);
+    Value misaligned = arith::RemUIOp::create(
+        b, loc, pointer, index(b, width * elementBytes(*view)));
+    applies = arith::AndIOp::create(
+        b, loc, applies,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, misaligned,
+                              zero));
+  }
+  return applies;
+}
+
+int64_t GPUKernelEmitter::threadsFor(int64_t extent, int64_t width) {
+  if (ShapedType::isDynamic(extent))
+    return options.blockSize;
+  int64_t perThread = llvm::divideCeil(extent, width);
+  int64_t threads = 32;
+  while (threads < perThread && threads < options.blockSize)
+    threads *= 2;
+  return std::min(threads, options.blockSize);
+}
+
+void GPUKernelEmitter::delinearize(OpBuilder &b, Value linear,
+                                   ArrayRef<int64_t> dims,
+                                   SmallVector<Value> &idx) {
+  if (dims.empty())
+    return;
+  for (int64_t c : llvm::reverse(llvm::drop_begin(dims))) {
+    idx[c] = arith::RemUIOp::create(b, loc, linear, extents[c]);
+    linear = arith::DivUIOp::create(b, loc, linear, extents[c]);
+  }
+  idx[dims.front()] = linear;
+}
+
+SmallVector<Value>
+GPUKernelEmitter::overThreadElements(OpBuilder &b, SmallVector<Value> idx,
+                                     ArrayRef<int64_t> outerDims, int64_t width,
+                                     ValueRange inits, RunPrologue prologue,
+                                     ElementBody body, unsigned level) {
+  if (level < outerDims.size()) {
+    int64_t dim = outerDims[level];
+    auto loop = scf::ForOp::create(
+        b, loc, index(b, 0), extents[dim], index(b, 1), inits,
+        [&](OpBuilder &lb, Location, Value i, ValueRange iters) {
+          SmallVector<Value> inner(idx);
+          inner[dim] = i;
+          scf::YieldOp::create(lb, loc,
+                               overThreadElements(lb, inner, outerDims, width,
+                                                  iters, prologue, body,
+                                                  level + 1));
+        });
+    return SmallVector<Value>(loop.getResults());
+  }
+  SmallVector<Value> runValues;
+  if (prologue)
+    runValues = prologue(b, idx);
+  Value widthValue = index(b, width);
+  Value start = arith::MulIOp::create(b, loc, threadId, widthValue);
+  Value step = arith::MulIOp::create(b, loc, blockSize, widthValue);
+  auto loop = scf::ForOp::create(
+      b, loc, start, extents[innermost], step, inits,
+      [&](OpBuilder &lb, Location, Value i, ValueRange iters) {
+        SmallVector<Value> inner(idx);
+        inner[innermost] = i;
+        scf::YieldOp::create(lb, loc, body(lb, inner, runValues, iters));
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+Value GPUKernelEmitter::blockSum(OpBuilder &b, Value v) {
+  Value partial =
+      vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, v);
+  return gpu::AllReduceOp::create(
+      b, loc, partial,
+      gpu::AllReduceOperationAttr::get(b.getContext(),
+                                       gpu::AllReduceOperation::ADD),
+      b.getUnitAttr());
+}
+
+Value GPUKernelEmitter::normalizeValue(OpBuilder &b, Value t, Value mean,
+                                       Value l2Scale, Value rstd, Value gamma,
+                                       Value beta) {
+  int64_t width = cast<VectorType>(t.getType()).getNumElements();
+  if (mean)
+    t = arith::SubFOp::create(b, loc, t, broadcastTo(b, mean, width));
+  if (l2Scale)
+    t = arith::MulFOp::create(b, loc, t, broadcastTo(b, l2Scale, width));
+  t = arith::MulFOp::create(b, loc, t, broadcastTo(b, rstd, width));
+  if (gamma && beta)
+    return math::FmaOp::create(b, loc, t, broadcastTo(b, gamma, width),
+                               broadcastTo(b, beta, width));
+  if (gamma)
+    return arith::MulFOp::create(b, loc, t, broadcastTo(b, gamma, width));
+  if (beta)
+    return arith::AddFOp::create(b, loc, t, broadcastTo(b, beta, width));
+  return t;
+}
+
+void GPUKernelEmitter::emitSliceBlock(OpBuilder &b, SmallVector<Value> idx,
+                                      int64_t width) {
+  SmallVector<int64_t> outerReduced;
+  for (int64_t c = 0; c < innermost; ++c)
+    if (layout.isReduced(c))
+      outerReduced.push_back(c);
+  NormMode mode = op.getMode();
+  Value zeros =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(accVector(width)));
+  auto sliceSums =
+      [&](OpBuilder &sb, unsigned numSums,
+          function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)>
+              update) {
+        SmallVector<Value> inits(numSums, zeros);
+        SmallVector<Value> partials = overThreadElements(
+            sb, idx, outerReduced, width, inits, nullptr,
+            [&](OpBuilder &eb, ArrayRef<Value> at, ValueRange,
+                ValueRange sums) {
+              return update(eb, loadVector(eb, x, at, width), sums);
+            });
+        return llvm::map_to_vector(partials,
+                                   [&](Value p) { return blockSum(sb, p); });
+      };
+  // max|x| of the slice, on the magnitude bits (NaN is the largest).
+  auto sliceMaxAbs = [&](OpBuilder &sb) -> Value {
+    VectorType bitsType = VectorType::get({width}, sb.getI32Type());
+    Value magnitude = arith::ConstantOp::create(
+        sb, loc,
+        DenseElementsAttr::get(bitsType,
+                               sb.getI32IntegerAttr(0x7fffffff).getValue()));
+    Value zeroBits =
+        arith::ConstantOp::create(sb, loc, sb.getZeroAttr(bitsType));
+    Value partial = overThreadElements(
+                        sb, idx, outerReduced, width, {zeroBits}, nullptr,
+                        [&](OpBuilder &eb, ArrayRef<Value> at, ValueRange,
+                            ValueRange m) -> SmallVector<Value> {
+                          Value bits = arith::BitcastOp::create(
+                              eb, loc, bitsType, loadVector(eb, x, at, width));
+                          bits =
+                              arith::AndIOp::create(eb, loc, bits, magnitude);
+                          return {arith::MaxSIOp::create(eb, loc, m[0], bits)};
+                        })
+                        .front();
+    Value threadMax = vector::ReductionOp::create(
+        sb, loc, vector::CombiningKind::MAXSI, partial);
+    Value blockMax = gpu::AllReduceOp::create(
+        sb, loc, threadMax,
+        gpu::AllReduceOperationAttr::get(sb.getContext(),
+                                         gpu::AllReduceOperation::MAXSI),
+        sb.getUnitAttr());
+    return arith::BitcastOp::create(sb, loc, acc, blockMax);
+  };
+  // A scaled pass with k = 1 first; its sum of squares (the `squares`-th
+  // sum) decides whether it stands, as in the CPU kernels: finite and at
+  // least 2^-60. Otherwise (huge, tiny, constant or non-finite slices) k
+  // comes from max|x| and the pass runs again. The condition is uniform
+  // over the block, so every thread reaches the same reductions. Returns
+  // the sums, k, and a value that is 0 exactly when the slice is.
+  auto scaledPass =
+      [&](OpBuilder &sb, unsigned squares,
+          function_ref<SmallVector<Value>(OpBuilder &, Value)> pass) {
+        SmallVector<Value> first = pass(sb, accConstant(sb, 1.0));
+        Value sq = first[squares];
+        Value inRange = arith::AndIOp::create(
+            sb, loc, buildIsFinite(sb, loc, sq),
+            arith::CmpFOp::create(sb, loc, arith::CmpFPredicate::OGE, sq,
+                                  accConstant(sb, 0x1p-60)));
+        auto branch = scf::IfOp::create(
+            sb, loc, inRange,
+            [&](OpBuilder &tb, Location) {
+              SmallVector<Value> out(first);
+              out.append({accConstant(tb, 1.0), sq});
+              scf::YieldOp::create(tb, loc, out);
+            },
+            [&](OpBuilder &eb, Location) {
+              Value maxAbs = sliceMaxAbs(eb);
+              Value k = buildScaleFactor(eb, loc, maxAbs);
+              SmallVector<Value> out = pass(eb, k);
+              out.append({k, maxAbs});
+              scf::YieldOp::create(eb, loc, out);
+            });
+        return SmallVector<Value>(branch.getResults());
+      };
+
+  Value mean, rstd, variance, l2Scale, savedL2;
+  if (mode == NormMode::standard) {
+    Value sum = sliceSums(b, 1, [&](OpBuilder &eb, Value v, ValueRange s) {
+      return SmallVector<Value>{arith::AddFOp::create(eb, loc, s[0], v)};
+    })[0];
+    Value firstMean = arith::DivFOp::create(b, loc, sum, count);
+    // Σd and Σd² with d = k·(x − mean) as one FMA (k is a power of two).
+    SmallVector<Value> sums =
+        scaledPass(b, /*squares=*/1, [&](OpBuilder &pb, Value k) {
+          Value kV = splat(pb, k, width);
+          Value negScaledMean =
+              splat(pb,
+                    arith::NegFOp::create(
+                        pb, loc, arith::MulFOp::create(pb, loc, firstMean, k)),
+                    width);
+          return sliceSums(pb, 2, [&](OpBuilder &eb, Value v, ValueRange s) {
+            Value d = math::FmaOp::create(eb, loc, v, kV, negScaledMean);
+            return SmallVector<Value>{arith::AddFOp::create(eb, loc, s[0], d),
+                                      math::FmaOp::create(eb, loc, d, d, s[1])};
+          });
+        });
+    CenteredStatistics stats = buildCenteredStatistics(
+        b, loc, sums[1], sums[2], sums[0], firstMean, count, eps);
+    mean = stats.mean;
+    rstd = stats.rstd;
+    variance = stats.variance;
+  } else {
+    // Σ(k·x)² in one pass.
+    SmallVector<Value> sums =
+        scaledPass(b, /*squares=*/0, [&](OpBuilder &pb, Value k) {
+          Value kV = splat(pb, k, width);
+          return sliceSums(pb, 1, [&](OpBuilder &eb, Value v, ValueRange s) {
+            Value scaled = arith::MulFOp::create(eb, loc, v, kV);
+            return SmallVector<Value>{
+                math::FmaOp::create(eb, loc, scaled, scaled, s[0])};
+          });
+        });
+    Value sumSquares = sums[0], k = sums[1];
+    if (mode == NormMode::rms) {
+      Value meanSquare = arith::DivFOp::create(b, loc, sumSquares, count);
+      rstd = buildScaledRsqrt(b, loc, meanSquare, k, eps);
+    } else {
+      std::tie(rstd, savedL2) =
+          buildL2Inverse(b, loc, sumSquares, k, sums[2], eps);
+      l2Scale = k;
+    }
+  }
+
+  // The normalize pass, over the slice again (from L2).
+  overThreadElements(
+      b, idx, outerReduced, width, {},
+      [&](OpBuilder &pb, ArrayRef<Value> at) -> SmallVector<Value> {
+        SmallVector<Value> params;
+        for (const KernelView *view : {&scale, &bias})
+          if (view->memref && !alongInnermost(*view))
+            params.push_back(loadScalar(pb, *view, at));
+        return params;
+      },
+      [&](OpBuilder &eb, ArrayRef<Value> at, ValueRange runParams,
+          ValueRange) -> SmallVector<Value> {
+        unsigned next = 0;
+        auto parameter = [&](const KernelView &view) -> Value {
+          if (!view.memref)
+            return Value();
+          if (alongInnermost(view))
+            return loadVector(eb, view, at, width);
+          return runParams[next++];
+        };
+        Value gamma = parameter(scale);
+        Value beta = parameter(bias);
+        Value t = normalizeValue(eb, loadVector(eb, x, at, width), mean,
+                                 l2Scale, rstd, gamma, beta);
+        storeVector(eb, t, y, at);
+        return {};
+      });
+
+  if (saved.empty() && !op.isTraining())
+    return;
+  // The slice's statistics, written once by thread 0.
+  Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        threadId, index(b, 0));
+  scf::IfOp::create(b, loc, isFirst, [&](OpBuilder &tb, Location) {
+    if (!saved.empty()) {
+      if (mode == NormMode::standard) {
+        storeScalar(tb, mean, saved[0], idx);
+        storeScalar(tb, op.getSavedVariance() ? variance : rstd, saved[1], idx);
+      } else {
+        storeScalar(tb, savedL2 ? savedL2 : rstd, saved[0], idx);
+      }
+    }
+    if (op.isTraining()) {
+      double momentum = op.getMomentum()->convertToDouble();
+      Value factor = op.getUnbiased() ? buildUnbiasFactor(tb, loc, count)
+                                      : accConstant(tb, 1.0);
+      Value unbiased = arith::MulFOp::create(tb, loc, variance, factor);
+      storeScalar(tb,
+                  buildRunningUpdate(tb, loc, loadScalar(tb, running[0], idx),
+                                     mean, momentum),
+                  running[0], idx);
+      storeScalar(tb,
+                  buildRunningUpdate(tb, loc, loadScalar(tb, running[1], idx),
+                                     unbiased, momentum),
+                  running[1], idx);
+    }
+    scf::YieldOp::create(tb, loc);
+  });
+}
+
+void GPUKernelEmitter::emitElementwiseBlock(OpBuilder &b, ArrayRef<Value> idx,
+                                            int64_t width) {
+  overThreadElements(
+      b, SmallVector<Value>(idx), {}, width, {},
+      [&](OpBuilder &pb, ArrayRef<Value> at) -> SmallVector<Value> {
+        // Statistics and parameters that are constant along the run.
+        SmallVector<Value> params;
+        if (!alongInnermost(givenMean))
+          params.push_back(loadScalar(pb, givenMean, at));
+        if (!alongInnermost(givenVariance))
+          params.push_back(
+              buildGivenRstd(pb, loc, loadScalar(pb, givenVariance, at), eps));
+        for (const KernelView *view : {&scale, &bias})
+          if (view->memref && !alongInnermost(*view))
+            params.push_back(loadScalar(pb, *view, at));
+        return params;
+      },
+      [&](OpBuilder &eb, ArrayRef<Value> at, ValueRange runParams,
+          ValueRange) -> SmallVector<Value> {
+        unsigned next = 0;
+        Value mean = alongInnermost(givenMean)
+                         ? loadVector(eb, givenMean, at, width)
+                         : runParams[next++];
+        Value rstd =
+            alongInnermost(givenVariance)
+                ? buildGivenRstd(eb, loc,
+                                 loadVector(eb, givenVariance, at, width), eps)
+                : runParams[next++];
+        auto parameter = [&](const KernelView &view) -> Value {
+          if (!view.memref)
+            return Value();
+          if (alongInnermost(view))
+            return loadVector(eb, view, at, width);
+          return runParams[next++];
+        };
+        Value gamma = parameter(scale);
+        Value beta = parameter(bias);
+        Value t = normalizeValue(eb, loadVector(eb, x, at, width), mean,
+                                 Value(), rstd, gamma, beta);
+        storeVector(eb, t, y, at);
+        return {};
+      });
+}
+
+void GPUKernelEmitter::emit() {
+  OpBuilder &b = rewriter;
+  b.setInsertionPoint(op);
+  eps = op.getEpsilon().convertToDouble();
+  innermost = layout.getNumDims() - 1;
+
+  x = layout.fullView(b, loc, op.getInput());
+  y = layout.fullView(b, loc, op.getOutput());
+  if (Value s = op.getScale())
+    scale = layout.affineView(b, loc, s);
+  if (Value s = op.getBias())
+    bias = layout.affineView(b, loc, s);
+  if (Value m = op.getMean())
+    givenMean = layout.statisticsView(b, loc, m);
+  if (Value v = op.getVariance())
+    givenVariance = layout.statisticsView(b, loc, v);
+  for (Value s : op.getSaved())
+    saved.push_back(layout.statisticsView(b, loc, s));
+  if (op.isTraining()) {
+    running[0] = layout.statisticsView(b, loc, op.getRunningMean());
+    running[1] = layout.statisticsView(b, loc, op.getRunningVar());
+  }
+
+  auto xType = cast<MemRefType>(x.memref.getType());
+  for (int64_t c = 0; c <= innermost; ++c) {
+    extents.push_back(memref::DimOp::create(b, loc, x.memref, c));
+    staticExtents.push_back(xType.getDimSize(c));
+  }
+
+  // Blocks: one per slice (the non-reduced dims), or with given statistics
+  // one per run of the innermost dim (every dim but it).
+  bool computed = op.hasComputedStatistics();
+  SmallVector<int64_t> blockDims;
+  for (int64_t c = 0; c < innermost; ++c)
+    if (!computed || !layout.isReduced(c))
+      blockDims.push_back(c);
+  if (computed && !layout.isReduced(innermost))
+    blockDims.push_back(innermost);
+  Value numBlocks = index(b, 1);
+  for (int64_t c : blockDims)
+    numBlocks = arith::MulIOp::create(b, loc, numBlocks, extents[c]);
+  if (computed) {
+    Value n = index(b, 1);
+    for (int64_t c = 0; c <= innermost; ++c)
+      if (layout.isReduced(c))
+        n = arith::MulIOp::create(b, loc, n, extents[c]);
+    count = arith::UIToFPOp::create(
+        b, loc, acc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), n));
+  }
+
+  // The innermost dim is the threads' dim when it is reduced (or with given
+  // statistics); otherwise the slice's last reduced dim is, element by
+  // element.
+  bool threadsOnInnermost = !computed || layout.isReduced(innermost);
+  if (!threadsOnInnermost) {
+    for (int64_t c = innermost - 1; c >= 0; --c)
+      if (layout.isReduced(c)) {
+        innermost = c;
+        break;
+      }
+  }
+  SmallVector<const KernelView *> moved = {&x,    &y,         &scale,
+                                           &bias, &givenMean, &givenVariance};
+  int64_t width = threadsOnInnermost ? vectorWidth(moved) : 1;
+  Value useVectors = width > 1 ? vectorPathApplies(b, moved, width) : Value();
+  int64_t threads = threadsFor(staticExtents[innermost], width);
+
+  Value one = index(b, 1);
+  auto launch = gpu::LaunchOp::create(b, loc, numBlocks, one, one,
+                                      index(b, threads), one, one);
+  OpBuilder kb = OpBuilder::atBlockBegin(&launch.getBody().front());
+  threadId = launch.getThreadIds().x;
+  blockSize = launch.getBlockSize().x;
+  SmallVector<Value> idx(layout.getNumDims());
+  delinearize(kb, launch.getBlockIds().x, blockDims, idx);
+  auto body = [&](OpBuilder &bb, int64_t w) {
+    if (computed)
+      emitSliceBlock(bb, idx, w);
+    else
+      emitElementwiseBlock(bb, idx, w);
+  };
+  if (useVectors) {
+    scf::IfOp::create(
+        kb, loc, useVectors,
+        [&](OpBuilder &tb, Location) {
+          body(tb, width);
+          scf::YieldOp::create(tb, loc);
+        },
+        [&](OpBuilder &eb, Location) {
+          body(eb, 1);
+          scf::YieldOp::create(eb, loc);
+        });
+  } else {
+    body(kb, 1);
+  }
+  gpu::TerminatorOp::create(kb, loc);
+  rewriter.eraseOp(op);
+}
+
+bool mlir::norm::hasGPUKernel(NormalizeOp op, std::string &why) {
+  if (!op.hasPureBufferSemantics()) {
+    why = "is not in memref form";
+    return false;
+  }
+  if (!op.getAccumulationType().isF32()) {
+    why = "accumulates in " +
+          std::string(op.getAccumulationType().isF64() ? "f64"
+                                                       : "a non-f32 "
+                                                         "type") +
+          " (GPU kernels accumulate in f32)";
+    return false;
+  }
+  if (std::optional<ArrayRef<int64_t>> dims = op.getAffineDims())
+    if (!llvm::is_sorted(*dims)) {
+      why = "has affine_dims out of ascending order";
+      return false;
+    }
+  for (Value operand : op->getOperands()) {
+    auto type = cast<MemRefType>(operand.getType());
+    Type element = type.getElementType();
+    if (!element.isF32() && !element.isF16() && !element.isBF16()) {
+      why = "has an operand of element type other than f32, f16 or bf16";
+      return false;
+    }
+    if (!type.getLayout().isIdentity()) {
+      why = "has an operand with a non-identity layout";
+      return false;
+    }
+  }
+  return true;
+}
+
+LogicalResult mlir::norm::lowerToGPUKernel(RewriterBase &rewriter,
+                                           NormalizeOp op,
+                                           const GPUKernelOptions &options) {
+  std::string why;
+  if (!hasGPUKernel(op, why))
+    return rewriter.notifyMatchFailure(op, why);
+  GPUKernelEmitter(rewriter, op, options).emit();
+  return success();
+}
