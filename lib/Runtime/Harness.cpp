@@ -6,11 +6,8 @@
 
 #include "norm/Runtime/Harness.h"
 
-#include "norm/IR/NormOps.h"
 #include "norm/Runtime/InputGen.h"
 
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -29,169 +26,10 @@
 using namespace mlir;
 using namespace mlir::norm;
 
-//===----------------------------------------------------------------------===//
-// Entry analysis
-//===----------------------------------------------------------------------===//
+KernelInterface::~KernelInterface() = default;
 
 static llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(message.str());
-}
-
-static DType dtypeOf(Type type) {
-  Type e = getElementTypeOrSelf(type);
-  if (e.isF16())
-    return DType::F16;
-  if (e.isBF16())
-    return DType::BF16;
-  if (e.isF64())
-    return DType::F64;
-  return DType::F32;
-}
-
-static NormSpec specOf(NormalizeOp op) {
-  NormSpec spec;
-  switch (op.getMode()) {
-  case NormMode::standard:
-    spec.mode = StatMode::Standard;
-    break;
-  case NormMode::rms:
-    spec.mode = StatMode::RMS;
-    break;
-  case NormMode::l2:
-    spec.mode = StatMode::L2;
-    break;
-  }
-  spec.axes.assign(op.getAxes().begin(), op.getAxes().end());
-  llvm::sort(spec.axes);
-  spec.epsilon = op.getEpsilon().convertToDouble();
-  if (std::optional<ArrayRef<int64_t>> dims = op.getAffineDims())
-    spec.affineDims.assign(dims->begin(), dims->end());
-  spec.hasScale = static_cast<bool>(op.getScale());
-  spec.hasBias = static_cast<bool>(op.getBias());
-  if (op.getGroups()) {
-    spec.groups = *op.getGroups();
-    spec.groupDim = *op.getGroupDim();
-  }
-  spec.givenStats = !op.hasComputedStatistics();
-  spec.savedStats = !op.getSaved().empty();
-  spec.savedVariance = op.getSavedVariance();
-  spec.training = op.isTraining();
-  if (spec.training) {
-    spec.momentum = op.getMomentum()->convertToDouble();
-    spec.unbiased = op.getUnbiased();
-  }
-  spec.inType = dtypeOf(op.getInput().getType());
-  spec.outType = dtypeOf(op.getOutput().getType());
-  spec.accType = dtypeOf(op.getAccumulationType());
-  return spec;
-}
-
-/// Maps each function argument to the operand it feeds.
-static llvm::Error assignRoles(func::FuncOp func,
-                               ArrayRef<std::pair<Value, OperandRole>> operands,
-                               EntryAnalysis &analysis) {
-  for (BlockArgument arg : func.getArguments()) {
-    std::optional<OperandRole> role;
-    for (auto [value, r] : operands)
-      if (value == arg)
-        role = r;
-    if (!role)
-      return error("argument #" + llvm::Twine(arg.getArgNumber()) +
-                   " is not an operand of the normalization the harness "
-                   "checks");
-    analysis.argRoles.push_back(*role);
-  }
-  return llvm::Error::success();
-}
-
-llvm::Expected<EntryAnalysis> mlir::norm::analyzeEntry(func::FuncOp func) {
-  SmallVector<NormalizeOp> ops;
-  func.walk([&](NormalizeOp op) { ops.push_back(op); });
-  EntryAnalysis analysis;
-  auto returnOp = cast<func::ReturnOp>(func.getBody().back().getTerminator());
-
-  if (ops.size() == 2) {
-    // Cosine normalization: l2 over dim 1 of both operands, then x̂ · ŵᵀ.
-    if (returnOp.getNumOperands() != 1)
-      return error("a cosine normalization returns one matmul");
-    auto matmul = returnOp.getOperand(0).getDefiningOp<linalg::MatmulOp>();
-    if (!matmul || matmul.getInputs().size() != 2)
-      return error("two normalizations are checked only as a cosine "
-                   "normalization (two l2 normalizations and a matmul)");
-    auto xn = matmul.getInputs()[0].getDefiningOp<NormalizeOp>();
-    auto wn = matmul.getInputs()[1].getDefiningOp<NormalizeOp>();
-    SmallVector<AffineMap> maps = matmul.getIndexingMapsArray();
-    MLIRContext *ctx = func.getContext();
-    AffineExpr m, n, k;
-    bindDims(ctx, m, n, k);
-    bool transposeB = maps.size() == 3 &&
-                      maps[1] == AffineMap::get(3, 0, {n, k}, ctx) &&
-                      maps[0] == AffineMap::get(3, 0, {m, k}, ctx);
-    for (NormalizeOp op : {xn, wn})
-      if (!op || op.getMode() != NormMode::l2 || op.getRank() != 2 ||
-          op.getAxes().size() != 1 || op.getAxes()[0] != 1 || op.getScale() ||
-          op.getBias() || !op.getSaved().empty())
-        return error("a cosine normalization normalizes both operands with "
-                     "l2 over dim 1, without affine or saved statistics");
-    if (!transposeB)
-      return error("a cosine normalization multiplies by the transposed "
-                   "second operand");
-    if (xn.getEpsilon() != wn.getEpsilon())
-      return error("a cosine normalization uses one epsilon for both sides");
-    analysis.isCosine = true;
-    analysis.spec = specOf(xn);
-    analysis.spec.outType = dtypeOf(matmul->getResult(0).getType());
-    if (llvm::Error e = assignRoles(func,
-                                    {{xn.getInput(), OperandRole::CosineX},
-                                     {wn.getInput(), OperandRole::CosineW}},
-                                    analysis))
-      return std::move(e);
-    analysis.resultIndex = {0};
-    analysis.opResultDTypes = {analysis.spec.outType};
-    return analysis;
-  }
-  if (ops.size() != 1)
-    return error("the harness checks functions holding one norm.normalize "
-                 "(or a cosine normalization); @" +
-                 func.getSymName() + " holds " + llvm::Twine(ops.size()));
-  NormalizeOp op = ops.front();
-  if (!op.hasPureTensorSemantics())
-    return error("the harness checks the tensor form");
-  for (Value init : op.getDpsInits()) {
-    if (init == op.getRunningMean() || init == op.getRunningVar())
-      continue;
-    if (!init.getDefiningOp<tensor::EmptyOp>())
-      return error("the output and saved inits must be tensor.empty");
-  }
-  analysis.spec = specOf(op);
-  SmallVector<std::pair<Value, OperandRole>> operands = {
-      {op.getInput(), OperandRole::Input}};
-  if (op.getScale())
-    operands.push_back({op.getScale(), OperandRole::Scale});
-  if (op.getBias())
-    operands.push_back({op.getBias(), OperandRole::Bias});
-  if (op.getMean()) {
-    operands.push_back({op.getMean(), OperandRole::Mean});
-    operands.push_back({op.getVariance(), OperandRole::Variance});
-  }
-  if (op.isTraining()) {
-    operands.push_back({op.getRunningMean(), OperandRole::RunningMean});
-    operands.push_back({op.getRunningVar(), OperandRole::RunningVar});
-  }
-  if (!isa<BlockArgument>(op.getInput()))
-    return error("the normalized input must be a function argument");
-  if (llvm::Error e = assignRoles(func, operands, analysis))
-    return std::move(e);
-  for (Value v : returnOp.getOperands()) {
-    auto result = dyn_cast<OpResult>(v);
-    if (!result || result.getOwner() != op.getOperation())
-      return error("every function result must be a result of the "
-                   "normalization");
-    analysis.resultIndex.push_back(result.getResultNumber());
-  }
-  for (Type t : op->getResultTypes())
-    analysis.opResultDTypes.push_back(dtypeOf(t));
-  return analysis;
 }
 
 //===----------------------------------------------------------------------===//
@@ -226,7 +64,7 @@ std::vector<std::vector<int64_t>> mlir::norm::inferResultShapes(
 // --input / --output
 //===----------------------------------------------------------------------===//
 
-llvm::Error mlir::norm::runFiles(Kernel &kernel,
+llvm::Error mlir::norm::runFiles(KernelInterface &kernel,
                                  const std::optional<EntryAnalysis> &analysis,
                                  const std::vector<std::string> &inputs,
                                  const std::vector<std::string> &outputs) {
@@ -258,8 +96,7 @@ llvm::Error mlir::norm::runFiles(Kernel &kernel,
                    ", argument #" + llvm::Twine(i) + " has rank " +
                    llvm::Twine(sig.shape.size()));
     for (size_t d = 0; d < sig.shape.size(); ++d)
-      if (!ShapedType::isDynamic(sig.shape[d]) &&
-          sig.shape[d] != array->shape[d])
+      if (!isDynamicDim(sig.shape[d]) && sig.shape[d] != array->shape[d])
         return error(path + ": has extent " + llvm::Twine(array->shape[d]) +
                      " in dim " + llvm::Twine(d) + ", argument #" +
                      llvm::Twine(i) + " needs " + llvm::Twine(sig.shape[d]));
@@ -298,7 +135,7 @@ llvm::Error mlir::norm::runFiles(Kernel &kernel,
     resultShapes = inferResultShapes(*analysis, argShapes);
   } else {
     for (auto [i, sig] : llvm::enumerate(resultSigs)) {
-      if (llvm::any_of(sig.shape, ShapedType::isDynamic))
+      if (llvm::any_of(sig.shape, isDynamicDim))
         return error("cannot infer the shape of result #" + llvm::Twine(i) +
                      ": the entry is not one the harness understands");
       resultShapes.push_back(sig.shape);
@@ -386,7 +223,7 @@ std::vector<const HostArray *> arrangeArguments(const EntryAnalysis &analysis,
 }
 
 OperandDTypes operandDTypes(const EntryAnalysis &analysis,
-                            const Kernel &kernel) {
+                            const KernelInterface &kernel) {
   OperandDTypes dtypes;
   for (auto [i, role] : llvm::enumerate(analysis.argRoles))
     if (std::optional<OptionalOperand> slot = optionalOperand(role))
@@ -396,7 +233,7 @@ OperandDTypes operandDTypes(const EntryAnalysis &analysis,
 
 /// Zero-filled result arrays for a call on `args`.
 std::vector<HostArray>
-allocateResults(const EntryAnalysis &analysis, const Kernel &kernel,
+allocateResults(const EntryAnalysis &analysis, const KernelInterface &kernel,
                 const std::vector<const HostArray *> &args) {
   std::vector<std::vector<int64_t>> argShapes;
   for (const HostArray *a : args)
@@ -427,15 +264,14 @@ std::vector<std::vector<int64_t>> defaultShapes(const NormSpec &spec,
   // other dynamic dims stay small so that shapes stay cheap to check.
   int64_t innermostReduced = -1;
   for (size_t d = 0; d < x.shape.size(); ++d)
-    if (ShapedType::isDynamic(x.shape[d]) && isReduced(d))
+    if (isDynamicDim(x.shape[d]) && isReduced(d))
       innermostReduced = d;
   std::vector<int64_t> base;
   for (size_t d = 0; d < x.shape.size(); ++d) {
     int64_t size = !isReduced(d)                                 ? 7
                    : static_cast<int64_t>(d) == innermostReduced ? 301
                                                                  : 5;
-    base.push_back(ShapedType::isDynamic(x.shape[d]) ? fit(d, size)
-                                                     : x.shape[d]);
+    base.push_back(isDynamicDim(x.shape[d]) ? fit(d, size) : x.shape[d]);
   }
   auto numElements = [](const std::vector<int64_t> &s) {
     int64_t n = 1;
@@ -445,7 +281,7 @@ std::vector<std::vector<int64_t>> defaultShapes(const NormSpec &spec,
   };
   std::vector<std::vector<int64_t>> shapes = {base};
   for (size_t d = 0; d < x.shape.size(); ++d) {
-    if (!ShapedType::isDynamic(x.shape[d]))
+    if (!isDynamicDim(x.shape[d]))
       continue;
     std::vector<int64_t> sizes =
         isReduced(d) ? std::vector<int64_t>{1, 2, 33, 1025, 4097}
@@ -461,13 +297,13 @@ std::vector<std::vector<int64_t>> defaultShapes(const NormSpec &spec,
   // One long reduction: a dynamic reduced dim stretched so that a slice
   // holds 2^22 elements, the other dynamic dims at 1.
   for (size_t d = 0; d < x.shape.size(); ++d) {
-    if (!ShapedType::isDynamic(x.shape[d]) || !isReduced(d) ||
+    if (!isDynamicDim(x.shape[d]) || !isReduced(d) ||
         (spec.groups && static_cast<int64_t>(d) == spec.groupDim))
       continue;
     int64_t others = 1;
     std::vector<int64_t> s = base;
     for (size_t e = 0; e < s.size(); ++e)
-      if (e != d && ShapedType::isDynamic(x.shape[e]))
+      if (e != d && isDynamicDim(x.shape[e]))
         s[e] = fit(e, 1);
     for (size_t e = 0; e < s.size(); ++e)
       if (e != d && isReduced(e))
@@ -494,7 +330,7 @@ HostArray sliceDim0(const HostArray &array, int64_t count) {
 
 class Checker {
 public:
-  Checker(Kernel &kernel, const EntryAnalysis &analysis,
+  Checker(KernelInterface &kernel, const EntryAnalysis &analysis,
           const CheckOptions &options, llvm::raw_ostream &os)
       : kernel(kernel), analysis(analysis), options(options), os(os) {}
 
@@ -515,7 +351,7 @@ private:
   void print();
   void writeJson();
 
-  Kernel &kernel;
+  KernelInterface &kernel;
   const EntryAnalysis &analysis;
   const CheckOptions &options;
   llvm::raw_ostream &os;
@@ -659,7 +495,7 @@ void Checker::checkCase(const std::vector<int64_t> &shape, const TestCase &test,
       kernel.arguments()[argIndexOf(analysis, OperandRole::Input)];
   bool dim0Parallel =
       !llvm::is_contained(spec.axes, 0) && !(spec.groups && spec.groupDim == 0);
-  if (ShapedType::isDynamic(xSig.shape[0]) && dim0Parallel && shape[0] > 1) {
+  if (isDynamicDim(xSig.shape[0]) && dim0Parallel && shape[0] > 1) {
     NormInputs first = test.inputs;
     first.x = sliceDim0(test.inputs.x, 1);
     // Operands indexed by dim 0 are sliced with it.
@@ -726,7 +562,7 @@ void Checker::checkCosine(const std::vector<int64_t> &xShape) {
   const TensorSignature &wSig =
       kernel.arguments()[argIndexOf(analysis, OperandRole::CosineW)];
   std::vector<int64_t> wShape = wSig.shape;
-  if (ShapedType::isDynamic(wShape[0]))
+  if (isDynamicDim(wShape[0]))
     wShape[0] = 5;
   wShape[1] = xShape[1];
   NormSpec side = analysis.spec;
@@ -820,7 +656,7 @@ int Checker::run() {
   for (const auto &shape : shapes) {
     bool fits = shape.size() == xSig.shape.size();
     for (size_t d = 0; fits && d < shape.size(); ++d)
-      fits = ShapedType::isDynamic(xSig.shape[d]) || xSig.shape[d] == shape[d];
+      fits = isDynamicDim(xSig.shape[d]) || xSig.shape[d] == shape[d];
     if (!fits) {
       addRow({formatShape(shape), "-", "-", "FAIL",
               "shape does not fit the input type"});
@@ -910,7 +746,7 @@ void Checker::writeJson() {
 
 } // namespace
 
-int mlir::norm::runCheck(Kernel &kernel, const EntryAnalysis &analysis,
+int mlir::norm::runCheck(KernelInterface &kernel, const EntryAnalysis &analysis,
                          const CheckOptions &options, llvm::raw_ostream &os) {
   return Checker(kernel, analysis, options, os).run();
 }
@@ -1027,7 +863,35 @@ private:
 };
 } // namespace
 
-int mlir::norm::runBench(Kernel &kernel, const EntryAnalysis &analysis,
+void mlir::norm::prepareBenchCall(const KernelInterface &kernel,
+                                  const EntryAnalysis &analysis,
+                                  const std::vector<int64_t> &shape,
+                                  uint64_t seed, BenchCall &call) {
+  // Inputs: the random case of the check (cosine: both sides random).
+  if (analysis.isCosine) {
+    NormSpec side = analysis.spec;
+    side.outType = side.accType;
+    call.test = makeRandomCase(side, shape, OperandDTypes(), seed);
+    const TensorSignature &wSig =
+        kernel.arguments()[argIndexOf(analysis, OperandRole::CosineW)];
+    std::vector<int64_t> wShape = {
+        isDynamicDim(wSig.shape[0]) ? shape[0] : wSig.shape[0], shape[1]};
+    call.w = makeRandomCase(side, wShape, OperandDTypes(), seed + 1).inputs.x;
+  } else {
+    call.test = makeRandomCase(analysis.spec, shape,
+                               operandDTypes(analysis, kernel), seed);
+  }
+  call.args =
+      arrangeArguments(analysis, call.test.inputs, call.w ? &*call.w : nullptr);
+  call.results = allocateResults(analysis, kernel, call.args);
+  call.bytes = 0;
+  for (const HostArray *a : call.args)
+    call.bytes += a->bytes.size();
+  for (const HostArray &r : call.results)
+    call.bytes += r.bytes.size();
+}
+
+int mlir::norm::runBench(KernelInterface &kernel, const EntryAnalysis &analysis,
                          const BenchOptions &options, llvm::raw_ostream &os) {
   int64_t xIndex = argIndexOf(analysis, analysis.isCosine ? OperandRole::CosineX
                                                           : OperandRole::Input);
@@ -1036,7 +900,7 @@ int mlir::norm::runBench(Kernel &kernel, const EntryAnalysis &analysis,
   if (shapes.empty()) {
     std::vector<int64_t> shape;
     for (int64_t d : xSig.shape)
-      shape.push_back(ShapedType::isDynamic(d) ? 1024 : d);
+      shape.push_back(isDynamicDim(d) ? 1024 : d);
     shapes.push_back(shape);
   }
   os << llvm::format("%-20s %12s %12s %12s %10s %9s\n", "shape", "us/call",
@@ -1050,37 +914,13 @@ int mlir::norm::runBench(Kernel &kernel, const EntryAnalysis &analysis,
       status = 2;
       continue;
     }
-    // Inputs: the random case of the check (cosine: both sides random).
-    NormSpec spec = analysis.spec;
-    std::optional<HostArray> w;
-    TestCase test;
-    if (analysis.isCosine) {
-      NormSpec side = spec;
-      side.outType = side.accType;
-      test = makeRandomCase(side, shape, OperandDTypes(), options.seed);
-      const TensorSignature &wSig =
-          kernel.arguments()[argIndexOf(analysis, OperandRole::CosineW)];
-      std::vector<int64_t> wShape = {
-          ShapedType::isDynamic(wSig.shape[0]) ? shape[0] : wSig.shape[0],
-          shape[1]};
-      w = makeRandomCase(side, wShape, OperandDTypes(), options.seed + 1)
-              .inputs.x;
-    } else {
-      test = makeRandomCase(spec, shape, operandDTypes(analysis, kernel),
-                            options.seed);
-    }
-    std::vector<const HostArray *> args =
-        arrangeArguments(analysis, test.inputs, w ? &*w : nullptr);
-    std::vector<HostArray> results = allocateResults(analysis, kernel, args);
+    BenchCall call;
+    prepareBenchCall(kernel, analysis, shape, options.seed, call);
+    std::vector<const HostArray *> &args = call.args;
     std::vector<HostArray *> resultPtrs;
-    for (HostArray &r : results)
+    for (HostArray &r : call.results)
       resultPtrs.push_back(&r);
-
-    size_t bytes = 0;
-    for (const HostArray *a : args)
-      bytes += a->bytes.size();
-    for (const HostArray &r : results)
-      bytes += r.bytes.size();
+    size_t bytes = call.bytes;
 
     // The roofline first: a copy that reads and writes bytes/2 each, the
     // same traffic as the kernel's byte model, with the same threads. The

@@ -10,6 +10,8 @@
 //                  its shapes, dtypes and the op it computes
 //   OUT_launch.c   the launchers, in plain C (device pointers, the dynamic
 //                  dims, a stream)
+//   OUT.json       what each function computes, for harnesses without MLIR
+//                  (the GPU bundle checks the kernels against the reference)
 // Link them with norm_cuda_runtime (or its static variant): callers need no
 // MLIR header or library, and no CUDA at link time.
 //
@@ -19,6 +21,8 @@
 #include "norm/IR/NormDialect.h"
 #include "norm/IR/NormOps.h"
 #include "norm/Pipelines/Pipelines.h"
+#include "norm/Runtime/EntryAnalysis.h"
+#include "norm/Runtime/Kernel.h"
 #include "norm/Transforms/BufferizableOpInterfaceImpl.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -36,7 +40,9 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -75,6 +81,9 @@ struct LauncherArg {
 
 struct Entry {
   std::string name;
+  /// The harness's view of the function, or why there is none.
+  std::optional<norm::KernelDescription> description;
+  std::string undescribed;
   std::string summary; ///< the norm ops of the function, printed
   SmallVector<LauncherArg> args;
 };
@@ -118,6 +127,25 @@ static FailureOr<Entry> describeEntry(func::FuncOp func) {
     if (!add(type, "result" + std::to_string(i), true))
       return func.emitError("norm-compile: result ")
              << i << " is not a ranked tensor";
+  if (llvm::Expected<norm::EntryAnalysis> analysis = norm::analyzeEntry(func)) {
+    norm::KernelDescription description;
+    description.name = entry.name;
+    description.analysis = std::move(*analysis);
+    for (const LauncherArg &arg : entry.args) {
+      llvm::Expected<norm::TensorSignature> sig =
+          norm::getTensorSignature(arg.type);
+      if (!sig) {
+        entry.undescribed = llvm::toString(sig.takeError());
+        break;
+      }
+      (arg.isResult ? description.results : description.arguments)
+          .push_back(std::move(*sig));
+    }
+    if (entry.undescribed.empty())
+      entry.description = std::move(description);
+  } else {
+    entry.undescribed = llvm::toString(analysis.takeError());
+  }
   llvm::raw_string_ostream os(entry.summary);
   func.walk([&](norm::NormalizeOp op) {
     OpPrintingFlags flags;
@@ -225,6 +253,22 @@ static void writeLaunchers(llvm::raw_ostream &os, ArrayRef<Entry> entries,
   }
 }
 
+static void writeDescriptions(llvm::raw_ostream &os, ArrayRef<Entry> entries) {
+  llvm::json::Array out;
+  for (const Entry &entry : entries) {
+    llvm::json::Object object{{"name", entry.name},
+                              {"launcher", "norm_" + entry.name}};
+    if (entry.description)
+      object["description"] = norm::toJSON(*entry.description);
+    else
+      object["error"] = entry.undescribed;
+    out.push_back(std::move(object));
+  }
+  os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                   {"entries", std::move(out)}}))
+     << "\n";
+}
+
 static LogicalResult writeObject(ModuleOp module, StringRef path) {
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
@@ -302,7 +346,7 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  SmallVector<Entry> entries;
+  std::vector<Entry> entries;
   for (auto func : module->getOps<func::FuncOp>()) {
     if (func.isPrivate() || func.isExternal())
       continue;
@@ -342,7 +386,10 @@ int main(int argc, char **argv) {
           [&](llvm::raw_ostream &os) {
             writeLaunchers(os, entries, (stem + ".h").str());
           },
-          loc)))
+          loc)) ||
+      failed(writeText(
+          base + ".json",
+          [&](llvm::raw_ostream &os) { writeDescriptions(os, entries); }, loc)))
     return 1;
   return 0;
 }

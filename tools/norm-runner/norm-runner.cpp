@@ -12,7 +12,9 @@
 
 #include "norm/Conversion/Passes.h"
 #include "norm/IR/NormDialect.h"
+#include "norm/Runtime/EntryAnalysis.h"
 #include "norm/Runtime/Harness.h"
+#include "norm/Runtime/Kernel.h"
 #include "norm/Transforms/BufferizableOpInterfaceImpl.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -21,7 +23,6 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 

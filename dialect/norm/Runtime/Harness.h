@@ -4,17 +4,20 @@
 //
 // The logic of norm-runner (DESIGN.md §5): running an entry function on
 // .npy files, checking it against the fp64 reference on random and
-// adversarial inputs with property checks, and timing it.
+// adversarial inputs with property checks, and timing it. No MLIR
+// dependency (analyzeEntry, in EntryAnalysis.h, reads the MLIR function):
+// the GPU bundle links it without MLIR.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef NORM_RUNTIME_HARNESS_H
 #define NORM_RUNTIME_HARNESS_H
 
-#include "norm/Runtime/Kernel.h"
+#include "norm/Runtime/InputGen.h"
+#include "norm/Runtime/KernelInterface.h"
 #include "norm/Runtime/Reference.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -50,9 +53,16 @@ struct EntryAnalysis {
   std::vector<DType> opResultDTypes;
 };
 
-/// Recognizes the entry function; fails with a message saying what the
-/// harness cannot check.
-llvm::Expected<EntryAnalysis> analyzeEntry(func::FuncOp func);
+/// An entry function as data: what norm-compile records next to a kernel it
+/// compiles ahead of time, for harnesses without MLIR.
+struct KernelDescription {
+  std::string name;
+  EntryAnalysis analysis;
+  std::vector<TensorSignature> arguments, results;
+};
+llvm::json::Value toJSON(const KernelDescription &description);
+llvm::Expected<KernelDescription>
+parseKernelDescription(const llvm::json::Value &value);
 
 /// The shapes of every result for given argument shapes.
 std::vector<std::vector<int64_t>>
@@ -69,7 +79,7 @@ struct CheckOptions {
 
 /// Runs --check; prints the table to `os`. Returns the exit status: 0 when
 /// everything passed, 1 otherwise.
-int runCheck(Kernel &kernel, const EntryAnalysis &analysis,
+int runCheck(KernelInterface &kernel, const EntryAnalysis &analysis,
              const CheckOptions &options, llvm::raw_ostream &os);
 
 struct BenchOptions {
@@ -84,16 +94,32 @@ struct BenchOptions {
   std::string jsonPath;
 };
 
+/// The operands of one timed call: the check's random case on an input of
+/// `shape` (cosine: both sides), in argument order, and zero-filled results.
+/// `args` points into `test` and `w`: fill a BenchCall in place.
+struct BenchCall {
+  TestCase test;
+  std::optional<HostArray> w;
+  std::vector<const HostArray *> args;
+  std::vector<HostArray> results;
+  /// The byte model: every argument read once, every result written once.
+  size_t bytes = 0;
+};
+void prepareBenchCall(const KernelInterface &kernel,
+                      const EntryAnalysis &analysis,
+                      const std::vector<int64_t> &shape, uint64_t seed,
+                      BenchCall &call);
+
 /// Runs --bench: per shape, the median time per call, GB/s with the byte
 /// model (every argument read once, every result written once), and a copy
 /// of the same byte count with the same number of threads, measured in the
 /// same process, as the roofline. Returns the exit status.
-int runBench(Kernel &kernel, const EntryAnalysis &analysis,
+int runBench(KernelInterface &kernel, const EntryAnalysis &analysis,
              const BenchOptions &options, llvm::raw_ostream &os);
 
 /// Runs --input/--output: reads the arguments, calls the kernel once,
 /// writes the results. Errors say which file and why.
-llvm::Error runFiles(Kernel &kernel,
+llvm::Error runFiles(KernelInterface &kernel,
                      const std::optional<EntryAnalysis> &analysis,
                      const std::vector<std::string> &inputs,
                      const std::vector<std::string> &outputs);

@@ -13,7 +13,7 @@
 #define NORM_RUNTIME_KERNEL_H
 
 #include "norm/Pipelines/Pipelines.h"
-#include "norm/Runtime/HostArray.h"
+#include "norm/Runtime/KernelInterface.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
@@ -25,12 +25,6 @@
 namespace mlir {
 class ExecutionEngine;
 namespace norm {
-
-/// The type of one argument or result of the entry function.
-struct TensorSignature {
-  DType dtype = DType::F32;
-  std::vector<int64_t> shape; ///< ShapedType::kDynamic for dynamic dims
-};
 
 /// Reads a tensor type as a signature; fails for element types the runtime
 /// does not carry.
@@ -49,24 +43,24 @@ struct KernelOptions {
   std::string objectPath;
 };
 
-class Kernel {
+/// The CPU kernel, JIT-compiled.
+class Kernel : public KernelInterface {
 public:
   /// Compiles function `entry` of `module` (cloned; the caller's module is not
   /// modified). Diagnostics go to the context's handler.
   static llvm::Expected<std::unique_ptr<Kernel>>
   compile(ModuleOp module, llvm::StringRef entry, const KernelOptions &options);
-  ~Kernel();
+  ~Kernel() override;
 
-  const std::vector<TensorSignature> &arguments() const { return args; }
-  const std::vector<TensorSignature> &results() const { return outs; }
+  const std::vector<TensorSignature> &arguments() const override {
+    return args;
+  }
+  const std::vector<TensorSignature> &results() const override { return outs; }
   /// Wall time of the whole compile (pipeline + LLVM codegen), seconds.
-  double compileSeconds() const { return compileTime; }
+  double compileSeconds() const override { return compileTime; }
 
-  /// Runs the kernel. `args` and `results` match the signature in number and
-  /// dtype, their shapes match its static dims; `results` are preallocated
-  /// with their shapes.
   llvm::Error call(const std::vector<const HostArray *> &args,
-                   const std::vector<HostArray *> &results);
+                   const std::vector<HostArray *> &results) override;
 
 private:
   Kernel() = default;
