@@ -7,6 +7,7 @@
 #include "norm/Pipelines/Pipelines.h"
 
 #include "norm/Conversion/Passes.h"
+#include "norm/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -54,6 +55,9 @@ void mlir::norm::buildLowerToNVVMPipeline(OpPassManager &pm,
 
   // Kernels into gpu.modules, then host and device code to the LLVM
   // dialect (the order of upstream's gpu-lower-to-nvvm-pipeline).
+  // Constants and index math back into the launch bodies: outlined, they
+  // would become kernel parameters the kernel cannot fold.
+  pm.addNestedPass<func::FuncOp>(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());
@@ -84,6 +88,9 @@ void mlir::norm::buildLowerToNVVMPipeline(OpPassManager &pm,
 
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createStripDebugInfoPass());
+  // fma, rsqrt and sqrt as NVVM intrinsics, not libdevice calls: the
+  // kernels then compile to loadable PTX without a CUDA toolkit.
+  kernels.addPass(createNormMathToNVVMIntrinsicsPass());
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.indexBitwidth = 64;
   kernels.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
@@ -95,7 +102,10 @@ void mlir::norm::buildLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createGpuToLLVMConversionPass());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.format;
-  binary.toolkitPath = toolkit;
+  // PTX needs no toolkit; the serializer would look for libdevice in one
+  // that is given, and complain where it lacks it.
+  if (options.format != "isa" || !target.linkLibs.empty())
+    binary.toolkitPath = toolkit;
   pm.addPass(createGpuModuleToBinaryPass(binary));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createCanonicalizerPass());

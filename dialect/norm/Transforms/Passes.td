@@ -60,6 +60,26 @@ def NormMaskedHalfAsIntegerPass : Pass<"norm-masked-half-as-integer"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def NormMathToNVVMIntrinsicsPass : Pass<"norm-math-to-nvvm-intrinsics"> {
+  let summary = "f32 fma, rsqrt and sqrt as NVVM intrinsics, not libdevice "
+                "calls";
+  let description = [{
+    Rewrites f32 `math.fma` into `llvm.intr.fma` and f32 `math.rsqrt` and
+    `math.sqrt` (scalars, or vectors element by element) into the NVVM
+    intrinsics `llvm.nvvm.rsqrt.approx.f` and `llvm.nvvm.sqrt.rn.f`, the
+    instructions libdevice's `__nv_rsqrtf` and `__nv_sqrtf` come down to.
+    `convert-gpu-to-nvvm` would otherwise call libdevice for them, and a
+    module compiled where libdevice is not found would carry unresolved
+    `.extern .func __nv_*` the driver cannot load. Run it on `gpu.module`s
+    before `convert-gpu-to-nvvm`; other math ops are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def NormDistinctResultsPass
     : Pass<"norm-distinct-results", "::mlir::ModuleOp"> {
   let summary = "Give each tensor result of a public function its own value";

@@ -22,6 +22,10 @@ void populateCompensateSumsPatterns(RewritePatternSet &patterns,
 void populateMaskedHalfAsIntegerPatterns(RewritePatternSet &patterns,
                                          PatternBenefit benefit = 1);
 
+/// f32 fma, rsqrt and sqrt as NVVM intrinsics instead of libdevice calls
+/// (see norm-math-to-nvvm-intrinsics).
+void populateMathToNVVMIntrinsicsPatterns(RewritePatternSet &patterns);
+
 } // namespace norm
 } // namespace mlir
 

@@ -615,9 +615,15 @@ void GPUKernelEmitter::emit() {
   Value useVectors = width > 1 ? vectorPathApplies(b, moved, width) : Value();
   int64_t threads = threadsFor(staticExtents[innermost], width);
 
-  Value one = index(b, 1);
-  auto launch = gpu::LaunchOp::create(b, loc, numBlocks, one, one,
-                                      index(b, threads), one, one);
+  // An empty grid is not a launch the driver accepts: no slices (or runs),
+  // no launch.
+  Value hasBlocks = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                          numBlocks, index(b, 0));
+  auto guard = scf::IfOp::create(b, loc, hasBlocks, /*withElseRegion=*/false);
+  OpBuilder gb = guard.getThenBodyBuilder();
+  Value one = index(gb, 1);
+  auto launch = gpu::LaunchOp::create(gb, loc, numBlocks, one, one,
+                                      index(gb, threads), one, one);
   OpBuilder kb = OpBuilder::atBlockBegin(&launch.getBody().front());
   threadId = launch.getThreadIds().x;
   blockSize = launch.getBlockSize().x;

@@ -1,0 +1,264 @@
+// RUN: norm-opt %s --convert-norm-to-gpu --canonicalize --split-input-file | FileCheck %s
+
+// LayerNorm over rows of 1024 (dynamic row count): one block per row, 256
+// threads of 4 floats each. Whether the vector path applies is decided on
+// the host (the row length, static, is a multiple of 4: only the 16-byte
+// alignment of x, y, γ and β is left to check). On it, each pass loads
+// vector<4xf32> aligned to 16 bytes; pass 1 (Σx) ends in one block-wide sum,
+// pass 2 (Σd, Σd²) with k = 1 in two. Only when its sum of squares is out of
+// range does max|x| (an integer maxsi over the magnitude bits) give k for a
+// scaled pass 2. Then one normalize loop stores vectors; nothing is
+// allocated. No rows, no launch: the driver rejects an empty grid.
+// CHECK-LABEL: func.func @layer_norm
+// CHECK-NOT: memref.alloc
+// CHECK: %[[ROWS:.+]] = memref.dim %arg0, %c0 : memref<?x1024xf32>
+// CHECK: %[[XPTR:.+]] = memref.extract_aligned_pointer_as_index %arg0
+// CHECK: arith.remui %[[XPTR]], %c16 : index
+// CHECK: memref.extract_aligned_pointer_as_index %arg3
+// CHECK: memref.extract_aligned_pointer_as_index %arg1
+// CHECK: memref.extract_aligned_pointer_as_index %arg2
+// CHECK: %[[VEC:.+]] = arith.andi
+// CHECK: %[[ANY:.+]] = arith.cmpi ne, %[[ROWS]], %c0 : index
+// CHECK: scf.if %[[ANY]] {
+// CHECK: gpu.launch blocks(%[[ROW:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[ROWS]], %{{.+}} = %c1, %{{.+}} = %c1) threads(%[[TID:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%[[NT:[a-z0-9_]+]] = %c256, %{{.+}} = %c1, %{{.+}} = %c1)
+// CHECK: scf.if %[[VEC]] {
+// CHECK: %[[START:.+]] = arith.muli %[[TID]], %c4 : index
+// CHECK: %[[STEP:.+]] = arith.muli %[[NT]], %c4 : index
+// CHECK: scf.for %[[I:.+]] = %[[START]] to %c1024 step %[[STEP]] iter_args(%{{.+}}) -> (vector<4xf32>)
+// CHECK: vector.load %arg0[%[[ROW]], %[[I]]] {alignment = 16 : i64} : memref<?x1024xf32>, vector<4xf32>
+// CHECK: vector.reduction <add>, %{{.+}} : vector<4xf32> into f32
+// CHECK: gpu.all_reduce add %{{.+}} uniform
+// CHECK: scf.for {{.+}} -> (vector<4xf32>, vector<4xf32>)
+// CHECK: vector.load %arg0[%[[ROW]], %{{.+}}] {alignment = 16 : i64} : memref<?x1024xf32>, vector<4xf32>
+// CHECK: gpu.all_reduce add %{{.+}} uniform
+// CHECK: %[[SQ:.+]] = gpu.all_reduce add %{{.+}} uniform
+// CHECK: arith.cmpf oge, %[[SQ]], %{{.+}} : f32
+// CHECK: scf.if %{{.+}} -> (f32, f32, f32) {
+// CHECK: } else {
+// CHECK: scf.for {{.+}} -> (vector<4xi32>)
+// CHECK: vector.load %arg0[%[[ROW]], %{{.+}}] {alignment = 16 : i64} : memref<?x1024xf32>, vector<4xf32>
+// CHECK: arith.maxsi %{{.+}}, %{{.+}} : vector<4xi32>
+// CHECK: vector.reduction <maxsi>
+// CHECK: gpu.all_reduce maxsi %{{.+}} uniform
+// CHECK: scf.for {{.+}} -> (vector<4xf32>, vector<4xf32>)
+// CHECK-COUNT-2: gpu.all_reduce add %{{.+}} uniform
+// CHECK: math.rsqrt %{{.+}} : f32
+// CHECK: scf.for %[[J:.+]] = %{{.+}} to %c1024 step %{{.+}} {
+// CHECK: vector.load %arg1[%[[J]]] {alignment = 16 : i64} : memref<1024xf32>, vector<4xf32>
+// CHECK: vector.load %arg2[%[[J]]] {alignment = 16 : i64} : memref<1024xf32>, vector<4xf32>
+// CHECK: vector.load %arg0[%[[ROW]], %[[J]]] {alignment = 16 : i64} : memref<?x1024xf32>, vector<4xf32>
+// CHECK: math.fma %{{.+}}, %{{.+}}, %{{.+}} : vector<4xf32>
+// CHECK: vector.store %{{.+}}, %arg3[%[[ROW]], %[[J]]] {alignment = 16 : i64} : memref<?x1024xf32>, vector<4xf32>
+// Otherwise the same passes element by element, one thread per element.
+// CHECK: } else {
+// CHECK: scf.for %[[K:.+]] = %[[TID]] to %c1024 step %[[NT]] iter_args(%{{.+}}) -> (vector<1xf32>)
+// CHECK: vector.load %arg0[%[[ROW]], %[[K]]] {alignment = 4 : i64} : memref<?x1024xf32>, vector<1xf32>
+// CHECK: vector.store %{{.+}}, %arg3[%[[ROW]], %{{.+}}] {alignment = 4 : i64} : memref<?x1024xf32>, vector<1xf32>
+// CHECK: gpu.terminator
+// CHECK-NOT: memref.alloc
+// CHECK: return
+func.func @layer_norm(%x: memref<?x1024xf32>, %g: memref<1024xf32>, %b: memref<1024xf32>, %y: memref<?x1024xf32>) {
+  norm.normalize standard axes = [1] epsilon = 1.0e-05
+      ins(%x : memref<?x1024xf32>) scale(%g : memref<1024xf32>) bias(%b : memref<1024xf32>) affine_dims = [1]
+      outs(%y : memref<?x1024xf32>)
+  return
+}
+
+// -----
+
+// RMSNorm on bf16 rows of dynamic length: the host condition also checks
+// that the length is a multiple of the 8 elements of a 16-byte vector.
+// vector<8xbf16> is widened to f32 for the sums (one, Σx², first with
+// k = 1) and the result narrowed back before the store; w is widened as it
+// is loaded along the row.
+// CHECK-LABEL: func.func @rms_norm_bf16
+// CHECK: %[[ROWS:.+]] = memref.dim %arg0, %c0 : memref<?x?xbf16>
+// CHECK: %[[LEN:.+]] = memref.dim %arg0, %c1 : memref<?x?xbf16>
+// CHECK: %[[REM:.+]] = arith.remui %[[LEN]], %c8 : index
+// CHECK: arith.cmpi eq, %[[REM]], %c0 : index
+// CHECK: memref.extract_aligned_pointer_as_index %arg0
+// CHECK: memref.extract_aligned_pointer_as_index %arg2
+// CHECK: memref.extract_aligned_pointer_as_index %arg1
+// CHECK: %[[VEC:.+]] = arith.andi
+// CHECK: gpu.launch blocks(%[[ROW:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[ROWS]], %{{.+}} = %c1, %{{.+}} = %c1) threads(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c256, %{{.+}} = %c1, %{{.+}} = %c1)
+// CHECK: scf.if %[[VEC]] {
+// CHECK: scf.for %{{.+}} = %{{.+}} to %[[LEN]] step %{{.+}} iter_args(%{{.+}}) -> (vector<8xf32>)
+// CHECK: %[[X:.+]] = vector.load %arg0[%[[ROW]], %{{.+}}] {alignment = 16 : i64} : memref<?x?xbf16>, vector<8xbf16>
+// CHECK: %[[XW:.+]] = arith.extf %[[X]] : vector<8xbf16> to vector<8xf32>
+// CHECK: math.fma %[[XW]], %[[XW]], %{{.+}} : vector<8xf32>
+// CHECK: gpu.all_reduce add %{{.+}} uniform
+// CHECK: scf.if %{{.+}} -> (f32, f32) {
+// CHECK: } else {
+// CHECK: gpu.all_reduce maxsi %{{.+}} uniform
+// CHECK: gpu.all_reduce add %{{.+}} uniform
+// CHECK: math.rsqrt
+// CHECK: scf.for %[[J:.+]] = %{{.+}} to %[[LEN]] step %{{.+}} {
+// CHECK: %[[W:.+]] = vector.load %arg1[%[[J]]] {alignment = 16 : i64} : memref<?xbf16>, vector<8xbf16>
+// CHECK: arith.extf %[[W]] : vector<8xbf16> to vector<8xf32>
+// CHECK: vector.load %arg0[%[[ROW]], %[[J]]] {alignment = 16 : i64} : memref<?x?xbf16>, vector<8xbf16>
+// CHECK: %[[Y:.+]] = arith.truncf %{{.+}} : vector<8xf32> to vector<8xbf16>
+// CHECK: vector.store %[[Y]], %arg2[%[[ROW]], %[[J]]] {alignment = 16 : i64} : memref<?x?xbf16>, vector<8xbf16>
+// CHECK: } else {
+// CHECK: vector.load %arg0[%[[ROW]], %{{.+}}] {alignment = 2 : i64} : memref<?x?xbf16>, vector<1xbf16>
+// CHECK: arith.truncf %{{.+}} : vector<1xf32> to vector<1xbf16>
+// CHECK: vector.store %{{.+}}, %arg2[%[[ROW]], %{{.+}}] {alignment = 2 : i64} : memref<?x?xbf16>, vector<1xbf16>
+func.func @rms_norm_bf16(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %y: memref<?x?xbf16>) {
+  norm.normalize rms axes = [1] epsilon = 1.0e-06
+      ins(%x : memref<?x?xbf16>) scale(%w : memref<?xbf16>) affine_dims = [1]
+      outs(%y : memref<?x?xbf16>)
+  return
+}
+
+// -----
+
+// Short static rows (128 floats = 32 vectors): a warp per row, not 256
+// threads of which most would idle. L2 mode sums (k·x)² once.
+// CHECK-LABEL: func.func @short_rows
+// CHECK: gpu.launch blocks(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c64, %{{.+}} = %c1, %{{.+}} = %c1) threads(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c32, %{{.+}} = %c1, %{{.+}} = %c1)
+// CHECK: scf.if
+// CHECK: vector.load %arg0[%{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<64x128xf32>, vector<4xf32>
+// CHECK: gpu.all_reduce add
+// CHECK: vector.store %{{.+}}, %arg1[%{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<64x128xf32>, vector<4xf32>
+func.func @short_rows(%x: memref<64x128xf32>, %y: memref<64x128xf32>) {
+  norm.normalize l2 axes = [1] epsilon = 1.0e-12
+      ins(%x : memref<64x128xf32>) outs(%y : memref<64x128xf32>)
+  return
+}
+
+// -----
+
+// GroupNorm NCHW, 8 groups of 4 channels: the channel dim is expanded and
+// the spatial dims collapsed into one run of 64; a block per (n, group)
+// slice (16), its id split into both. The 4 channels of the group are a
+// sequential loop around the threads' loop over the run; γ and β are loaded
+// once per channel, outside it.
+// CHECK-LABEL: func.func @group_norm
+// CHECK: memref.expand_shape %arg0 {{\[}}[0], [1, 2], [3], [4]] output_shape [2, 8, 4, 8, 8] : memref<2x32x8x8xf32> into memref<2x8x4x8x8xf32>
+// CHECK: %[[X:.+]] = memref.collapse_shape %{{.+}} {{\[}}[0], [1], [2], [3, 4]] : memref<2x8x4x8x8xf32> into memref<2x8x4x64xf32>
+// CHECK: %[[Y:.+]] = memref.collapse_shape %{{.+}} {{\[}}[0], [1], [2], [3, 4]] : memref<2x8x4x8x8xf32> into memref<2x8x4x64xf32>
+// CHECK: %[[G:.+]] = memref.expand_shape %arg1 {{\[}}[0, 1]] output_shape [8, 4] : memref<32xf32> into memref<8x4xf32>
+// CHECK: %[[B:.+]] = memref.expand_shape %arg2 {{\[}}[0, 1]] output_shape [8, 4] : memref<32xf32> into memref<8x4xf32>
+// CHECK: gpu.launch blocks(%[[BID:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c16, %{{.+}} = %c1, %{{.+}} = %c1) threads(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c32, %{{.+}} = %c1, %{{.+}} = %c1)
+// CHECK: %[[GROUP:.+]] = arith.remui %[[BID]], %c8 : index
+// CHECK: %[[N:.+]] = arith.divui %[[BID]], %c8 : index
+// CHECK: scf.if
+// CHECK: scf.for %[[C:.+]] = %c0 to %c4 step %c1 iter_args(%{{.+}}) -> (vector<4xf32>)
+// CHECK: scf.for %[[I:.+]] = %{{.+}} to %c64 step %{{.+}} iter_args(%{{.+}}) -> (vector<4xf32>)
+// CHECK: vector.load %[[X]][%[[N]], %[[GROUP]], %[[C]], %[[I]]] {alignment = 16 : i64} : memref<2x8x4x64xf32>, vector<4xf32>
+// CHECK: gpu.all_reduce add
+// CHECK: math.rsqrt
+// CHECK: scf.for %[[C2:.+]] = %c0 to %c4 step %c1 {
+// CHECK: memref.load %[[G]][%[[GROUP]], %[[C2]]] : memref<8x4xf32>
+// CHECK: memref.load %[[B]][%[[GROUP]], %[[C2]]] : memref<8x4xf32>
+// CHECK: scf.for %[[I2:.+]] = %{{.+}} to %c64 step %{{.+}} {
+// CHECK: vector.store %{{.+}}, %[[Y]][%[[N]], %[[GROUP]], %[[C2]], %[[I2]]] {alignment = 16 : i64} : memref<2x8x4x64xf32>, vector<4xf32>
+func.func @group_norm(%x: memref<2x32x8x8xf32>, %g: memref<32xf32>, %b: memref<32xf32>, %y: memref<2x32x8x8xf32>) {
+  norm.normalize standard axes = [1, 2, 3] epsilon = 1.0e-05 groups = 8 on 1
+      ins(%x : memref<2x32x8x8xf32>) scale(%g : memref<32xf32>) bias(%b : memref<32xf32>) affine_dims = [1]
+      outs(%y : memref<2x32x8x8xf32>)
+  return
+}
+
+// -----
+
+// BatchNorm training (NCHW): a block per channel (16); the batch dim is a
+// sequential loop inside the block around the threads' loop over H·W. After
+// the normalize pass thread 0 alone stores the saved mean and variance and
+// updates the running statistics (unbiased variance, momentum 0.1).
+// CHECK-LABEL: func.func @batch_norm_training
+// CHECK: %[[X:.+]] = memref.collapse_shape %arg0 {{\[}}[0], [1], [2, 3]] : memref<4x16x8x8xf32> into memref<4x16x64xf32>
+// CHECK: gpu.launch blocks(%[[CH:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c16, %{{.+}} = %c1, %{{.+}} = %c1) threads(%[[TID:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c32, %{{.+}} = %c1, %{{.+}} = %c1)
+// CHECK: scf.if
+// CHECK: scf.for %[[BATCH:.+]] = %c0 to %c4 step %c1 iter_args(%{{.+}}) -> (vector<4xf32>)
+// CHECK: scf.for %[[I:.+]] = %{{.+}} to %c64 step %{{.+}} iter_args(%{{.+}}) -> (vector<4xf32>)
+// CHECK: vector.load %[[X]][%[[BATCH]], %[[CH]], %[[I]]] {alignment = 16 : i64} : memref<4x16x64xf32>, vector<4xf32>
+// CHECK: gpu.all_reduce add
+// CHECK: vector.store
+// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[TID]], %c0 : index
+// CHECK: scf.if %[[FIRST]] {
+// CHECK: memref.store %{{.+}}, %arg4[%[[CH]]] : memref<16xf32>
+// CHECK: memref.store %{{.+}}, %arg5[%[[CH]]] : memref<16xf32>
+// CHECK: memref.load %arg1[%[[CH]]] : memref<16xf32>
+// CHECK: memref.store %{{.+}}, %arg1[%[[CH]]] : memref<16xf32>
+// CHECK: memref.load %arg2[%[[CH]]] : memref<16xf32>
+// CHECK: memref.store %{{.+}}, %arg2[%[[CH]]] : memref<16xf32>
+// CHECK: } else {
+func.func @batch_norm_training(%x: memref<4x16x8x8xf32>, %rm: memref<16xf32>, %rv: memref<16xf32>, %y: memref<4x16x8x8xf32>, %sm: memref<16xf32>, %sv: memref<16xf32>) {
+  norm.normalize standard axes = [0, 2, 3] epsilon = 1.0e-05 momentum = 0.1 unbiased saved_variance
+      ins(%x : memref<4x16x8x8xf32>) outs(%y : memref<4x16x8x8xf32>)
+      saved(%sm, %sv : memref<16xf32>, memref<16xf32>)
+      running(%rm, %rv : memref<16xf32>, memref<16xf32>)
+  return
+}
+
+// -----
+
+// BatchNorm inference (given statistics): elementwise, a block per run of
+// H·W (N·C = 512 blocks), nothing reduced. The channel's mean, rsqrt(var + ε),
+// γ and β are loaded once per block, before the threads' loop.
+// CHECK-LABEL: func.func @batch_norm_inference
+// CHECK: %[[X:.+]] = memref.collapse_shape %arg0 {{\[}}[0], [1], [2, 3]] : memref<8x64x28x28xf32> into memref<8x64x784xf32>
+// CHECK: gpu.launch blocks(%[[BID:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c512, %{{.+}} = %c1, %{{.+}} = %c1) threads(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c256, %{{.+}} = %c1, %{{.+}} = %c1)
+// CHECK-NOT: gpu.all_reduce
+// CHECK: %[[CH:.+]] = arith.remui %[[BID]], %c64 : index
+// CHECK: %[[N:.+]] = arith.divui %[[BID]], %c64 : index
+// CHECK: scf.if
+// CHECK: memref.load %arg3[%[[CH]]] : memref<64xf32>
+// CHECK: %[[VAR:.+]] = memref.load %arg4[%[[CH]]] : memref<64xf32>
+// CHECK: %[[VE:.+]] = arith.addf %[[VAR]], %{{.+}} : f32
+// CHECK: math.rsqrt %[[VE]] : f32
+// CHECK: memref.load %arg1[%[[CH]]] : memref<64xf32>
+// CHECK: memref.load %arg2[%[[CH]]] : memref<64xf32>
+// CHECK: scf.for %[[I:.+]] = %{{.+}} to %c784 step %{{.+}} {
+// CHECK-NOT: memref.load
+// CHECK: vector.load %[[X]][%[[N]], %[[CH]], %[[I]]] {alignment = 16 : i64} : memref<8x64x784xf32>, vector<4xf32>
+// CHECK: vector.store
+// CHECK-NOT: gpu.all_reduce
+// CHECK: return
+func.func @batch_norm_inference(%x: memref<8x64x28x28xf32>, %g: memref<64xf32>, %b: memref<64xf32>, %m: memref<64xf32>, %v: memref<64xf32>, %y: memref<8x64x28x28xf32>) {
+  norm.normalize standard axes = [0, 2, 3] epsilon = 1.0e-05
+      ins(%x : memref<8x64x28x28xf32>) scale(%g : memref<64xf32>) bias(%b : memref<64xf32>) affine_dims = [1]
+      stats(%m, %v : memref<64xf32>, memref<64xf32>)
+      outs(%y : memref<8x64x28x28xf32>)
+  return
+}
+
+// -----
+
+// BatchNorm training channels-last (NHWC): the innermost dim (C) is not
+// reduced, so a block per channel and its threads stride over the collapsed
+// N·H·W element by element: no vector path, no host condition.
+// CHECK-LABEL: func.func @batch_norm_channels_last
+// CHECK-NOT: memref.extract_aligned_pointer_as_index
+// CHECK: %[[X:.+]] = memref.collapse_shape %arg0 {{\[}}[0, 1, 2], [3]] : memref<?x7x7x64xf32> into memref<?x64xf32>
+// CHECK: %[[NHW:.+]] = memref.dim %[[X]], %c0 : memref<?x64xf32>
+// CHECK: gpu.launch blocks(%[[CH:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c64, %{{.+}} = %c1, %{{.+}} = %c1) threads(%[[TID:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%[[NT:[a-z0-9_]+]] = %c256, %{{.+}} = %c1, %{{.+}} = %c1)
+// CHECK-NOT: scf.if
+// CHECK: scf.for %[[I:.+]] = %[[TID]] to %[[NHW]] step %[[NT]] iter_args(%{{.+}}) -> (vector<1xf32>)
+// CHECK: vector.load %[[X]][%[[I]], %[[CH]]] {alignment = 4 : i64} : memref<?x64xf32>, vector<1xf32>
+// CHECK-NOT: vector<4xf32>
+// CHECK: scf.if %{{.+}} -> (f32, f32, f32) {
+// CHECK-NOT: vector<4xf32>
+// CHECK: vector.store %{{.+}}, %{{.+}}[%{{.+}}, %[[CH]]] {alignment = 4 : i64} : memref<?x64xf32>, vector<1xf32>
+// CHECK-NOT: vector<4xf32>
+// CHECK: scf.if
+// CHECK: memref.store %{{.+}}, %arg1[%[[CH]]] : memref<64xf32>
+// CHECK: memref.store %{{.+}}, %arg2[%[[CH]]] : memref<64xf32>
+func.func @batch_norm_channels_last(%x: memref<?x7x7x64xf32>, %rm: memref<64xf32>, %rv: memref<64xf32>, %y: memref<?x7x7x64xf32>) {
+  norm.normalize standard axes = [0, 1, 2] epsilon = 1.0e-05 momentum = 0.1 unbiased
+      ins(%x : memref<?x7x7x64xf32>) outs(%y : memref<?x7x7x64xf32>)
+      running(%rm, %rv : memref<64xf32>, memref<64xf32>)
+  return
+}
+
+// -----
+
+// The tensor form is left for bufferization.
+// CHECK-LABEL: func.func @tensor_form
+// CHECK-NOT: gpu.launch
+// CHECK: norm.normalize rms
+func.func @tensor_form(%x: tensor<4x16xf32>, %y: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %0 = norm.normalize rms axes = [1] epsilon = 1.0e-06
+      ins(%x : tensor<4x16xf32>) outs(%y : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
