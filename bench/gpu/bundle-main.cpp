@@ -69,41 +69,6 @@ static std::string shapeText(const std::vector<int64_t> &shape) {
   return s;
 }
 
-/// Milliseconds per repetition of `body` on `stream`, timed with events
-/// over enough repetitions to last about `targetMs`; negative on error.
-template <typename Body>
-static double timeOnStream(void *stream, Body body, double targetMs) {
-  void *start = normCudaTimingEventCreate();
-  void *end = normCudaTimingEventCreate();
-  auto run = [&](int repetitions) -> double {
-    float ms = -1;
-    if (normCudaEventRecord(start, stream))
-      return -1;
-    for (int i = 0; i < repetitions; ++i)
-      if (!body())
-        return -1;
-    if (normCudaEventRecord(end, stream) ||
-        normCudaEventElapsedMs(start, end, &ms))
-      return -1;
-    return ms / repetitions;
-  };
-  double result = run(3); // warm-up, and a first estimate
-  if (result > 0) {
-    int repetitions =
-        static_cast<int>(std::clamp(targetMs / result, 10.0, 100000.0));
-    // The best of three batches: other work on the machine only slows.
-    double best = run(repetitions);
-    for (int i = 0; i < 2 && best > 0; ++i) {
-      double again = run(repetitions);
-      best = again > 0 ? std::min(best, again) : again;
-    }
-    result = best;
-  }
-  normCudaEventDestroy(start);
-  normCudaEventDestroy(end);
-  return result;
-}
-
 static llvm::Expected<KernelDescription> describe(const BundleKernel &k) {
   llvm::Expected<llvm::json::Value> json = llvm::json::parse(k.description);
   if (!json)
@@ -127,7 +92,7 @@ static int runChecks(const std::string &jsonPath, const std::string &only) {
       ++failed;
       continue;
     }
-    CudaKernel kernel(*description, k.launcher);
+    CudaKernel kernel = CudaKernel::fromLauncher(*description, k.launcher);
     CheckOptions options;
     std::string detail;
     if (!jsonPath.empty()) {
@@ -151,14 +116,6 @@ static int runChecks(const std::string &jsonPath, const std::string &only) {
 
 static int runBenchmarks(const std::string &jsonPath, const std::string &only,
                          double targetMs) {
-  void *stream = normCudaStreamCreate();
-  if (!stream) {
-    llvm::errs() << "norm-gpu-bundle: " << normCudaGetError() << "\n";
-    return 2;
-  }
-  llvm::outs() << llvm::format("%-28s %-18s %10s %10s %10s %10s %8s\n",
-                               "kernel", "shape", "MB", "us", "GB/s",
-                               "copy GB/s", "of copy");
   llvm::json::Array rows;
   int status = 0;
   for (const BundleKernel &k : kKernels) {
@@ -171,84 +128,17 @@ static int runBenchmarks(const std::string &jsonPath, const std::string &only,
       status = 1;
       continue;
     }
-    CudaKernel kernel(*description, k.launcher);
-    for (const std::vector<int64_t> &shape : k.benchShapes) {
-      BenchCall call;
-      prepareBenchCall(kernel, description->analysis, shape, /*seed=*/1, call);
-      std::vector<void *> buffers;
-      std::vector<std::vector<int64_t>> shapes;
-      bool ok = true;
-      for (const HostArray *a : call.args) {
-        void *buffer = normCudaMalloc(std::max<size_t>(a->bytes.size(), 1));
-        ok = ok && buffer &&
-             !normCudaMemcpyHtoD(buffer, a->data(), a->bytes.size());
-        buffers.push_back(buffer);
-        shapes.push_back(a->shape);
-      }
-      for (const HostArray &r : call.results) {
-        void *buffer = normCudaMalloc(std::max<size_t>(r.bytes.size(), 1));
-        ok = ok && buffer;
-        buffers.push_back(buffer);
-        shapes.push_back(r.shape);
-      }
-      size_t half = std::max<size_t>(call.bytes / 2, 1);
-      void *copySrc = ok ? normCudaMalloc(half) : nullptr;
-      void *copyDst = copySrc ? normCudaMalloc(half) : nullptr;
-      double kernelMs = -1, copyMs = -1;
-      if (ok && copyDst && !normCudaMemsetD8(copySrc, 1, half)) {
-        kernelMs = timeOnStream(
-            stream,
-            [&] {
-              if (llvm::Error e = kernel.launch(buffers, shapes, stream)) {
-                llvm::errs() << llvm::toString(std::move(e)) << "\n";
-                return false;
-              }
-              return true;
-            },
-            targetMs);
-        copyMs = timeOnStream(
-            stream,
-            [&] {
-              return !normCudaMemcpyDtoDAsync(copyDst, copySrc, half, stream);
-            },
-            targetMs);
-      }
-      for (void *buffer : buffers)
-        normCudaFree(buffer);
-      normCudaFree(copySrc);
-      normCudaFree(copyDst);
-      if (kernelMs <= 0 || copyMs <= 0) {
-        const char *error = normCudaGetError();
-        llvm::outs() << k.name << " " << shapeText(shape)
-                     << ": failed: " << (error ? error : "timing failed")
-                     << "\n";
-        normCudaClearError();
-        status = 1;
-        continue;
-      }
-      double gbps = call.bytes / (kernelMs * 1e6);
-      double copyGbps = 2.0 * half / (copyMs * 1e6);
-      llvm::outs() << llvm::format(
-          "%-28s %-18s %10.1f %10.2f %10.1f %10.1f %7.1f%%\n", k.name,
-          shapeText(shape).c_str(), call.bytes / 1e6, kernelMs * 1e3, gbps,
-          copyGbps, 100 * gbps / copyGbps);
-      llvm::outs().flush();
-      const NormSpec &spec = description->analysis.spec;
-      rows.push_back(
-          llvm::json::Object{{"kernel", k.name},
-                             {"family", k.family},
-                             {"dtype", dtypeName(spec.inType)},
-                             {"shape", llvm::json::Array(shape)},
-                             {"eps", spec.epsilon},
-                             {"groups", spec.groups},
-                             {"bytes", static_cast<int64_t>(call.bytes)},
-                             {"us", kernelMs * 1e3},
-                             {"gbps", gbps},
-                             {"copy_gbps", copyGbps},
-                             {"pct_copy", 100 * gbps / copyGbps}});
+    CudaKernel kernel = CudaKernel::fromLauncher(*description, k.launcher);
+    llvm::json::Array kernelRows;
+    status |= runCudaBench(kernel, description->analysis, k.benchShapes,
+                           targetMs, llvm::outs(), kernelRows);
+    for (llvm::json::Value &row : kernelRows) {
+      llvm::json::Object &object = *row.getAsObject();
+      object["kernel"] = k.name;
+      object["family"] = k.family;
+      rows.push_back(std::move(row));
     }
   }
-  normCudaStreamDestroy(stream);
   if (!jsonPath.empty() &&
       !writeJson(jsonPath, llvm::json::Object{{"device", deviceName()},
                                               {"results", std::move(rows)}}))
