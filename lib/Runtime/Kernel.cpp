@@ -11,6 +11,8 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
@@ -82,14 +84,28 @@ Kernel::compile(ModuleOp module, llvm::StringRef entry,
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);
+  kernel->onDevice = options.target == "cuda";
+  if (kernel->onDevice) {
+    // Kernels are serialized (NVVM target, GPU and NVVM translations) and
+    // embedded in the host code.
+    registerAllToLLVMIRTranslations(registry);
+    NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  } else if (options.target != "cpu") {
+    return llvm::createStringError("unknown target '" + options.target +
+                                   "' (cpu or cuda)");
+  }
   ctx->appendDialectRegistry(registry);
 
   PassManager pm(ctx);
-  CPUPipelineOptions pipelineOptions;
-  pipelineOptions.openmp = options.openmp;
-  pipelineOptions.vectorKernels = options.vectorKernels;
-  pipelineOptions.plantBug = options.plantBug;
-  buildLowerToCPUPipeline(pm, pipelineOptions);
+  if (kernel->onDevice) {
+    buildLowerToNVVMPipeline(pm, NVVMPipelineOptions());
+  } else {
+    CPUPipelineOptions pipelineOptions;
+    pipelineOptions.openmp = options.openmp;
+    pipelineOptions.vectorKernels = options.vectorKernels;
+    pipelineOptions.plantBug = options.plantBug;
+    buildLowerToCPUPipeline(pm, pipelineOptions);
+  }
   if (failed(pm.run(*lowered)))
     return llvm::createStringError(
         diagnosticsOf("lowering @" + entry.str() + " failed"));
@@ -116,6 +132,8 @@ Kernel::compile(ModuleOp module, llvm::StringRef entry,
   SmallVector<StringRef> libs;
   if (options.openmp)
     libs.push_back(NORM_OPENMP_LIBRARY);
+  if (kernel->onDevice)
+    libs.push_back(NORM_CUDA_RUNTIME_LIBRARY);
   engineOptions.sharedLibPaths = libs;
   auto engine =
       ExecutionEngine::create(*lowered, engineOptions, std::move(*tm));
@@ -138,20 +156,38 @@ namespace {
 /// and strides, laid out as the LLVM lowering expects.
 struct Descriptor {
   std::vector<int64_t> words;
-  explicit Descriptor(const HostArray &array) {
-    size_t rank = array.shape.size();
+  /// Row-major data of `shape` at `data`.
+  Descriptor(const void *data, const std::vector<int64_t> &shape) {
+    size_t rank = shape.size();
     words.resize(3 + 2 * rank);
-    auto *data = const_cast<void *>(array.data());
     words[0] = reinterpret_cast<int64_t>(data);
     words[1] = reinterpret_cast<int64_t>(data);
     words[2] = 0;
-    std::vector<int64_t> strides = array.strides();
-    for (size_t i = 0; i < rank; ++i) {
-      words[3 + i] = array.shape[i];
-      words[3 + rank + i] = strides[i];
+    int64_t stride = 1;
+    for (size_t i = rank; i-- > 0;) {
+      words[3 + i] = shape[i];
+      words[3 + rank + i] = stride;
+      stride *= shape[i];
     }
   }
+  explicit Descriptor(const HostArray &array)
+      : Descriptor(array.data(), array.shape) {}
 };
+
+/// Calls the packed wrapper of `symbol` with pointers to the descriptors.
+llvm::Error invokeWithDescriptors(ExecutionEngine &engine,
+                                  llvm::StringRef symbol,
+                                  std::vector<Descriptor> &descriptors) {
+  // The packed wrapper takes, per parameter, a pointer to its value: here a
+  // pointer to a pointer to the descriptor.
+  std::vector<void *> pointers(descriptors.size());
+  std::vector<void *> packed(descriptors.size());
+  for (size_t i = 0; i < descriptors.size(); ++i) {
+    pointers[i] = descriptors[i].words.data();
+    packed[i] = &pointers[i];
+  }
+  return engine.invokePacked(symbol, packed);
+}
 } // namespace
 
 static llvm::Error checkAgainst(const HostArray &array,
@@ -175,6 +211,9 @@ static llvm::Error checkAgainst(const HostArray &array,
 
 llvm::Error Kernel::call(const std::vector<const HostArray *> &argArrays,
                          const std::vector<HostArray *> &resultArrays) {
+  if (onDevice)
+    return llvm::createStringError(
+        "a cuda kernel runs on device buffers (callOnDevice)");
   if (argArrays.size() != args.size() || resultArrays.size() != outs.size())
     return llvm::createStringError("expected " + llvm::Twine(args.size()) +
                                    " arguments and " +
@@ -195,13 +234,21 @@ llvm::Error Kernel::call(const std::vector<const HostArray *> &argArrays,
       return e;
     descriptors.emplace_back(*resultArrays[i]);
   }
-  // The packed wrapper takes, per parameter, a pointer to its value: here a
-  // pointer to a pointer to the descriptor.
-  std::vector<void *> pointers(descriptors.size());
-  std::vector<void *> packed(descriptors.size());
-  for (size_t i = 0; i < descriptors.size(); ++i) {
-    pointers[i] = descriptors[i].words.data();
-    packed[i] = &pointers[i];
-  }
-  return engine->invokePacked(symbol, packed);
+  return invokeWithDescriptors(*engine, symbol, descriptors);
+}
+
+llvm::Error
+Kernel::callOnDevice(const std::vector<void *> &buffers,
+                     const std::vector<std::vector<int64_t>> &shapes) {
+  if (!onDevice)
+    return llvm::createStringError("a cpu kernel runs on host arrays");
+  if (buffers.size() != args.size() + outs.size() ||
+      shapes.size() != buffers.size())
+    return llvm::createStringError("expected " +
+                                   llvm::Twine(args.size() + outs.size()) +
+                                   " device buffers with their shapes");
+  std::vector<Descriptor> descriptors;
+  for (size_t i = 0; i < buffers.size(); ++i)
+    descriptors.emplace_back(buffers[i], shapes[i]);
+  return invokeWithDescriptors(*engine, symbol, descriptors);
 }

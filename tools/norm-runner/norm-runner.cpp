@@ -12,6 +12,8 @@
 
 #include "norm/Conversion/Passes.h"
 #include "norm/IR/NormDialect.h"
+#include "norm/Runtime/CudaKernel.h"
+#include "norm/Runtime/CudaRuntime.h"
 #include "norm/Runtime/EntryAnalysis.h"
 #include "norm/Runtime/Harness.h"
 #include "norm/Runtime/Kernel.h"
@@ -22,6 +24,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -65,6 +68,15 @@ static cl::opt<std::string> jsonFile("json",
                                      cl::desc("Write the --check report as "
                                               "JSON to this file"),
                                      cl::init(""));
+static cl::opt<std::string>
+    target("target",
+           cl::desc("cpu (JIT) or cuda (JIT host code, PTX kernels, on the "
+                    "first GPU through norm_cuda_runtime)"),
+           cl::init("cpu"));
+static cl::opt<double> gpuBenchMs(
+    "gpu-bench-ms",
+    cl::desc("With --target=cuda --bench: milliseconds per timed batch"),
+    cl::init(20));
 static cl::opt<bool> openmp("openmp",
                             cl::desc("Compile with OpenMP parallel loops"));
 static cl::opt<bool>
@@ -141,7 +153,14 @@ int main(int argc, char **argv) {
   else
     llvm::consumeError(analyzed.takeError());
 
+  if (target != "cpu" && target != "cuda")
+    return fail("--target: '" + target + "' is neither cpu nor cuda");
+  bool onDevice = target == "cuda";
+  if (onDevice && (openmp || !dumpObject.empty() || !plantBug.empty()))
+    return fail("--openmp, --dump-object and --test-plant-bug are CPU "
+                "options");
   KernelOptions kernelOptions;
+  kernelOptions.target = target;
   kernelOptions.openmp = openmp;
   kernelOptions.vectorKernels = vectorKernels;
   kernelOptions.plantBug = plantBug;
@@ -157,6 +176,35 @@ int main(int argc, char **argv) {
   auto kernel = Kernel::compile(*module, entry.getSymName(), kernelOptions);
   if (!kernel)
     return fail(llvm::toString(kernel.takeError()));
+
+  // The GPU kernel: the JIT host code on device copies of the arrays. It is
+  // compiled before the driver is looked for, so that compile errors show
+  // on machines without one too.
+  std::unique_ptr<CudaKernel> cudaKernel;
+  if (onDevice) {
+    Kernel *jit = kernel->get();
+    cudaKernel = std::make_unique<CudaKernel>(
+        entry.getSymName().str(), jit->arguments(), jit->results(),
+        [jit](const std::vector<void *> &buffers,
+              const std::vector<std::vector<int64_t>> &shapes,
+              void *stream) -> llvm::Error {
+          void *previous = normCudaGetStream();
+          normCudaSetStream(stream);
+          llvm::Error error = jit->callOnDevice(buffers, shapes);
+          normCudaSetStream(previous);
+          if (error)
+            return error;
+          if (normCudaGetError())
+            return takeCudaError("running the kernel");
+          return llvm::Error::success();
+        },
+        jit->compileSeconds());
+    if (!normCudaAvailable())
+      return fail("--target=cuda: no usable GPU: " +
+                  llvm::Twine(normCudaGetError()));
+  }
+  KernelInterface &runnable =
+      cudaKernel ? static_cast<KernelInterface &>(*cudaKernel) : **kernel;
 
   std::vector<std::vector<int64_t>> parsedShapes;
   for (const std::string &s : shapes) {
@@ -181,6 +229,30 @@ int main(int argc, char **argv) {
         options.threads = std::max(1, std::atoi(env));
     if (openmp && options.threads == 1)
       options.threads = std::max(1u, std::thread::hardware_concurrency());
+    if (cudaKernel) {
+      std::vector<std::vector<int64_t>> benchShapes = parsedShapes;
+      if (benchShapes.empty()) {
+        std::vector<int64_t> shape;
+        const TensorSignature &x = cudaKernel->arguments().front();
+        for (int64_t d : x.shape)
+          shape.push_back(isDynamicDim(d) ? 1024 : d);
+        benchShapes.push_back(shape);
+      }
+      llvm::outs() << "norm-runner: @" << entry.getSymName() << " of "
+                   << specFile << " on the GPU\n";
+      llvm::json::Array rows;
+      int status = runCudaBench(*cudaKernel, *analysis, benchShapes, gpuBenchMs,
+                                llvm::outs(), rows);
+      if (!jsonFile.empty()) {
+        std::error_code ec;
+        llvm::raw_fd_ostream os(jsonFile, ec);
+        if (ec)
+          return fail("--json: cannot write " + jsonFile + ": " + ec.message());
+        os << llvm::formatv("{0:2}", llvm::json::Value(std::move(rows)))
+           << "\n";
+      }
+      return status;
+    }
     llvm::outs() << "norm-runner: @" << entry.getSymName() << " of " << specFile
                  << ", " << options.threads << " thread(s)\n";
     return runBench(**kernel, *analysis, options, llvm::outs());
@@ -192,11 +264,11 @@ int main(int argc, char **argv) {
     options.shapes = parsedShapes;
     llvm::outs() << "norm-runner: @" << entry.getSymName() << " of " << specFile
                  << "\n";
-    return runCheck(**kernel, *analysis, options, llvm::outs());
+    return runCheck(runnable, *analysis, options, llvm::outs());
   }
   if (inputFiles.empty() && outputFiles.empty())
     return fail("nothing to do: give --check, or --input/--output files");
-  if (llvm::Error e = runFiles(**kernel, analysis, inputFiles, outputFiles))
+  if (llvm::Error e = runFiles(runnable, analysis, inputFiles, outputFiles))
     return fail(llvm::toString(std::move(e)));
   return 0;
 }

@@ -32,6 +32,10 @@ llvm::Expected<TensorSignature> getTensorSignature(Type type);
 
 /// Compiler settings of a kernel.
 struct KernelOptions {
+  /// cpu (norm-lower-to-cpu-pipeline) or cuda (norm-lower-to-nvvm-pipeline:
+  /// JIT-compiled host code launching PTX kernels through
+  /// norm_cuda_runtime; see callOnDevice).
+  std::string target = "cpu";
   bool openmp = false;
   /// Lower the ops that have one to CPU vector kernels (else linalg loops).
   bool vectorKernels = true;
@@ -61,11 +65,17 @@ public:
 
   llvm::Error call(const std::vector<const HostArray *> &args,
                    const std::vector<HostArray *> &results) override;
+  /// A cuda kernel: calls the host code on device buffers (the arguments'
+  /// then the results', row-major with these shapes); the launches go to
+  /// the runtime's caller stream, if set.
+  llvm::Error callOnDevice(const std::vector<void *> &buffers,
+                           const std::vector<std::vector<int64_t>> &shapes);
 
 private:
   Kernel() = default;
   std::unique_ptr<ExecutionEngine> engine;
   std::string symbol;
+  bool onDevice = false;
   std::vector<TensorSignature> args, outs;
   double compileTime = 0;
 };
