@@ -135,13 +135,17 @@ def ConvertNormToGPUPass : Pass<"convert-norm-to-gpu"> {
       over the slice's innermost reduced dim (sequential loops over the
       outer reduced dims), each thread sums in registers, and each sum ends
       in a block-wide `gpu.all_reduce` (warp shuffles, then shared memory in
-      workgroup attributions, never device malloc). Standard mode sums x,
+      workgroup attributions, never device malloc). A slice whose only
+      reduced dim is the innermost one, of static extent, is loaded once
+      into registers (at most 32 elements per thread, with up to 1024
+      threads) and every pass reads those; other slices are read again from
+      memory (L2) by each pass. Standard mode sums x,
       then d = k·(x − mean) and d²; rms and l2 sum (k·x)². The sums are
       first taken with k = 1; a slice whose sum of squares is not finite or
       below 2^-60 takes k from max|x| and sums again, scaled (the condition
       is uniform over the block). The statistics formulas are those of
       `convert-norm-to-linalg` (the same functions build them). The
-      normalize pass then reads the slice again (from L2) and thread 0
+      normalize pass then runs over the slice (registers or L2) and thread 0
       writes the saved and running statistics;
     * given statistics: a block per run of the innermost dim, elementwise;
     * the innermost dim moves in vectors of `vector-bytes` (128-bit
@@ -150,7 +154,8 @@ def ConvertNormToGPUPass : Pass<"convert-norm-to-gpu"> {
       aligned to a vector, checked on the host at run time; otherwise
       element by element;
     * threads per block: `block-size`, or fewer (at least a warp) for
-      short static slices.
+      short static slices, or more (up to 1024) where that keeps a static
+      slice in registers.
 
     Values the launch body uses are captured from the host function; after
     `gpu-kernel-outlining` they are kernel arguments. A memref-form op with

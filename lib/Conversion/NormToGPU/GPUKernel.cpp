@@ -125,6 +125,22 @@ private:
                                         unsigned level = 0);
   /// The block-wide sum of a per-thread vector.
   Value blockSum(OpBuilder &b, Value v);
+  /// x at `at`: the register copy while a resident slice is walked, else a
+  /// load.
+  Value loadX(OpBuilder &b, ArrayRef<Value> at, int64_t width) {
+    return currentX ? currentX : loadVector(b, x, at, width);
+  }
+  /// Whether this thread's `r`-th vector of a resident slice may lie past
+  /// the end of the innermost dim (only the last one of an uneven split).
+  bool mayOverrun(int64_t r, int64_t width) {
+    return (r + 1) * launchThreads * width > staticExtents[innermost];
+  }
+  /// The first element of this thread's `r`-th vector of a resident slice.
+  Value residentStart(OpBuilder &b, int64_t r, int64_t width) {
+    Value first = arith::MulIOp::create(b, loc, threadId, index(b, width));
+    return arith::AddIOp::create(b, loc, first,
+                                 index(b, r * launchThreads * width));
+  }
 
   /// With computed statistics: the body of the block owning one slice.
   void emitSliceBlock(OpBuilder &b, SmallVector<Value> idx, int64_t width);
@@ -152,6 +168,16 @@ private:
   Value count;
   /// Inside the launch.
   Value threadId, blockSize;
+  /// Threads per block, and the slice elements each thread keeps in
+  /// registers for every pass at most.
+  int64_t launchThreads = 0;
+  static constexpr int64_t kMaxResidentElements = 32;
+  /// While a slice block is emitted: how many vectors of its slice each
+  /// thread holds in registers (0: each pass reads the slice again), those
+  /// vectors, and the one the element loop is at.
+  int64_t residentVectors = 0;
+  SmallVector<Value> residentX;
+  Value currentX;
 };
 
 } // namespace
@@ -270,6 +296,33 @@ GPUKernelEmitter::overThreadElements(OpBuilder &b, SmallVector<Value> idx,
   SmallVector<Value> runValues;
   if (prologue)
     runValues = prologue(b, idx);
+  if (residentVectors > 0) {
+    // The slice is in registers: the element loop, unrolled over them.
+    SmallVector<Value> iters(inits);
+    for (int64_t r = 0; r < residentVectors; ++r) {
+      SmallVector<Value> inner(idx);
+      inner[innermost] = residentStart(b, r, width);
+      currentX = residentX[r];
+      if (!mayOverrun(r, width)) {
+        iters = body(b, inner, runValues, iters);
+        continue;
+      }
+      Value inside =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                inner[innermost], extents[innermost]);
+      auto guard = scf::IfOp::create(
+          b, loc, inside,
+          [&](OpBuilder &tb, Location) {
+            scf::YieldOp::create(tb, loc, body(tb, inner, runValues, iters));
+          },
+          [&](OpBuilder &eb, Location) {
+            scf::YieldOp::create(eb, loc, iters);
+          });
+      iters.assign(guard.getResults().begin(), guard.getResults().end());
+    }
+    currentX = Value();
+    return iters;
+  }
   Value widthValue = index(b, width);
   Value start = arith::MulIOp::create(b, loc, threadId, widthValue);
   Value step = arith::MulIOp::create(b, loc, blockSize, widthValue);
@@ -321,17 +374,45 @@ void GPUKernelEmitter::emitSliceBlock(OpBuilder &b, SmallVector<Value> idx,
   NormMode mode = op.getMode();
   Value zeros =
       arith::ConstantOp::create(b, loc, b.getZeroAttr(accVector(width)));
+  // A static slice that fits is loaded once into registers; every pass then
+  // reads those, so memory sees each element once.
+  residentVectors = 0;
+  residentX.clear();
+  int64_t extent = staticExtents[innermost];
+  if (outerReduced.empty() && !ShapedType::isDynamic(extent)) {
+    int64_t vectors = llvm::divideCeil(extent, launchThreads * width);
+    if (vectors * width <= kMaxResidentElements)
+      residentVectors = vectors;
+  }
+  for (int64_t r = 0; r < residentVectors; ++r) {
+    SmallVector<Value> at(idx);
+    at[innermost] = residentStart(b, r, width);
+    if (!mayOverrun(r, width)) {
+      residentX.push_back(loadVector(b, x, at, width));
+      continue;
+    }
+    // Past the end: zeros, which no pass reads (their steps are skipped).
+    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         at[innermost], extents[innermost]);
+    auto guarded = scf::IfOp::create(
+        b, loc, inside,
+        [&](OpBuilder &tb, Location) {
+          scf::YieldOp::create(tb, loc, loadVector(tb, x, at, width));
+        },
+        [&](OpBuilder &eb, Location) { scf::YieldOp::create(eb, loc, zeros); });
+    residentX.push_back(guarded.getResult(0));
+  }
   auto sliceSums =
       [&](OpBuilder &sb, unsigned numSums,
           function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)>
               update) {
         SmallVector<Value> inits(numSums, zeros);
-        SmallVector<Value> partials = overThreadElements(
-            sb, idx, outerReduced, width, inits, nullptr,
-            [&](OpBuilder &eb, ArrayRef<Value> at, ValueRange,
-                ValueRange sums) {
-              return update(eb, loadVector(eb, x, at, width), sums);
-            });
+        SmallVector<Value> partials =
+            overThreadElements(sb, idx, outerReduced, width, inits, nullptr,
+                               [&](OpBuilder &eb, ArrayRef<Value> at,
+                                   ValueRange, ValueRange sums) {
+                                 return update(eb, loadX(eb, at, width), sums);
+                               });
         return llvm::map_to_vector(partials,
                                    [&](Value p) { return blockSum(sb, p); });
       };
@@ -344,17 +425,17 @@ void GPUKernelEmitter::emitSliceBlock(OpBuilder &b, SmallVector<Value> idx,
                                sb.getI32IntegerAttr(0x7fffffff).getValue()));
     Value zeroBits =
         arith::ConstantOp::create(sb, loc, sb.getZeroAttr(bitsType));
-    Value partial = overThreadElements(
-                        sb, idx, outerReduced, width, {zeroBits}, nullptr,
-                        [&](OpBuilder &eb, ArrayRef<Value> at, ValueRange,
-                            ValueRange m) -> SmallVector<Value> {
-                          Value bits = arith::BitcastOp::create(
-                              eb, loc, bitsType, loadVector(eb, x, at, width));
-                          bits =
-                              arith::AndIOp::create(eb, loc, bits, magnitude);
-                          return {arith::MaxSIOp::create(eb, loc, m[0], bits)};
-                        })
-                        .front();
+    Value partial =
+        overThreadElements(
+            sb, idx, outerReduced, width, {zeroBits}, nullptr,
+            [&](OpBuilder &eb, ArrayRef<Value> at, ValueRange,
+                ValueRange m) -> SmallVector<Value> {
+              Value bits = arith::BitcastOp::create(eb, loc, bitsType,
+                                                    loadX(eb, at, width));
+              bits = arith::AndIOp::create(eb, loc, bits, magnitude);
+              return {arith::MaxSIOp::create(eb, loc, m[0], bits)};
+            })
+            .front();
     Value threadMax = vector::ReductionOp::create(
         sb, loc, vector::CombiningKind::MAXSI, partial);
     Value blockMax = gpu::AllReduceOp::create(
@@ -466,8 +547,8 @@ void GPUKernelEmitter::emitSliceBlock(OpBuilder &b, SmallVector<Value> idx,
         };
         Value gamma = parameter(scale);
         Value beta = parameter(bias);
-        Value t = normalizeValue(eb, loadVector(eb, x, at, width), mean,
-                                 l2Scale, rstd, gamma, beta);
+        Value t = normalizeValue(eb, loadX(eb, at, width), mean, l2Scale, rstd,
+                                 gamma, beta);
         storeVector(eb, t, y, at);
         return {};
       });
@@ -541,8 +622,8 @@ void GPUKernelEmitter::emitElementwiseBlock(OpBuilder &b, ArrayRef<Value> idx,
         };
         Value gamma = parameter(scale);
         Value beta = parameter(bias);
-        Value t = normalizeValue(eb, loadVector(eb, x, at, width), mean,
-                                 Value(), rstd, gamma, beta);
+        Value t = normalizeValue(eb, loadX(eb, at, width), mean, Value(), rstd,
+                                 gamma, beta);
         storeVector(eb, t, y, at);
         return {};
       });
@@ -614,6 +695,24 @@ void GPUKernelEmitter::emit() {
   int64_t width = threadsOnInnermost ? vectorWidth(moved) : 1;
   Value useVectors = width > 1 ? vectorPathApplies(b, moved, width) : Value();
   int64_t threads = threadsFor(staticExtents[innermost], width);
+  // A static slice whose only reduced dim is the threads' one may stay in
+  // registers (emitSliceBlock): more threads, up to 1024, where that makes
+  // it fit, preferring at most 16 elements per thread under 512 threads.
+  bool singleRun =
+      llvm::none_of(llvm::seq<int64_t>(0, innermost),
+                    [&](int64_t c) { return layout.isReduced(c); });
+  int64_t extent = staticExtents[innermost];
+  if (computed && threadsOnInnermost && singleRun &&
+      !ShapedType::isDynamic(extent)) {
+    auto perThread = [&](int64_t t) {
+      return llvm::divideCeil(extent, t * width) * width;
+    };
+    while (perThread(threads) > 16 && threads < 512)
+      threads *= 2;
+    while (perThread(threads) > kMaxResidentElements && threads < 1024)
+      threads *= 2;
+  }
+  launchThreads = threads;
 
   // An empty grid is not a launch the driver accepts: no slices (or runs),
   // no launch.
@@ -630,9 +729,11 @@ void GPUKernelEmitter::emit() {
   SmallVector<Value> idx(layout.getNumDims());
   delinearize(kb, launch.getBlockIds().x, blockDims, idx);
   auto body = [&](OpBuilder &bb, int64_t w) {
-    if (computed)
+    if (computed) {
       emitSliceBlock(bb, idx, w);
-    else
+      residentVectors = 0;
+      residentX.clear();
+    } else
       emitElementwiseBlock(bb, idx, w);
   };
   if (useVectors) {

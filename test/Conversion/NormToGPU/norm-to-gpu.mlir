@@ -3,12 +3,14 @@
 // LayerNorm over rows of 1024 (dynamic row count): one block per row, 256
 // threads of 4 floats each. Whether the vector path applies is decided on
 // the host (the row length, static, is a multiple of 4: only the 16-byte
-// alignment of x, y, γ and β is left to check). On it, each pass loads
-// vector<4xf32> aligned to 16 bytes; pass 1 (Σx) ends in one block-wide sum,
-// pass 2 (Σd, Σd²) with k = 1 in two. Only when its sum of squares is out of
-// range does max|x| (an integer maxsi over the magnitude bits) give k for a
-// scaled pass 2. Then one normalize loop stores vectors; nothing is
-// allocated. No rows, no launch: the driver rejects an empty grid.
+// alignment of x, y, γ and β is left to check). The row is static and
+// small: each thread loads its vector<4xf32> once, aligned to 16 bytes, and
+// every pass reads that register: pass 1 (Σx) ends in one block-wide sum,
+// pass 2 (Σd, Σd²) with k = 1 in two; only when its sum of squares is out
+// of range does max|x| (an integer maxsi over the magnitude bits) give k
+// for a scaled pass 2. The normalize pass loads γ and β and stores y.
+// Nothing is allocated. No rows, no launch: the driver rejects an empty
+// grid.
 // CHECK-LABEL: func.func @layer_norm
 // CHECK-NOT: memref.alloc
 // CHECK: %[[ROWS:.+]] = memref.dim %arg0, %c0 : memref<?x1024xf32>
@@ -20,40 +22,46 @@
 // CHECK: %[[VEC:.+]] = arith.andi
 // CHECK: %[[ANY:.+]] = arith.cmpi ne, %[[ROWS]], %c0 : index
 // CHECK: scf.if %[[ANY]] {
-// CHECK: gpu.launch blocks(%[[ROW:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[ROWS]], %{{.+}} = %c1, %{{.+}} = %c1) threads(%[[TID:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%[[NT:[a-z0-9_]+]] = %c256, %{{.+}} = %c1, %{{.+}} = %c1)
+// CHECK: gpu.launch blocks(%[[ROW:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[ROWS]], %{{.+}} = %c1, %{{.+}} = %c1) threads(%[[TID:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c256, %{{.+}} = %c1, %{{.+}} = %c1)
 // CHECK: scf.if %[[VEC]] {
 // CHECK: %[[START:.+]] = arith.muli %[[TID]], %c4 : index
-// CHECK: %[[STEP:.+]] = arith.muli %[[NT]], %c4 : index
-// CHECK: scf.for %[[I:.+]] = %[[START]] to %c1024 step %[[STEP]] iter_args(%{{.+}}) -> (vector<4xf32>)
-// CHECK: vector.load %arg0[%[[ROW]], %[[I]]] {alignment = 16 : i64} : memref<?x1024xf32>, vector<4xf32>
-// CHECK: vector.reduction <add>, %{{.+}} : vector<4xf32> into f32
+// CHECK: %[[X:.+]] = vector.load %arg0[%[[ROW]], %[[START]]] {alignment = 16 : i64} : memref<?x1024xf32>, vector<4xf32>
+// CHECK-NOT: vector.load %arg0
+// CHECK: arith.addf %[[X]], %{{.+}} : vector<4xf32>
+// CHECK-NOT: vector.load %arg0
 // CHECK: gpu.all_reduce add %{{.+}} uniform
-// CHECK: scf.for {{.+}} -> (vector<4xf32>, vector<4xf32>)
-// CHECK: vector.load %arg0[%[[ROW]], %{{.+}}] {alignment = 16 : i64} : memref<?x1024xf32>, vector<4xf32>
+// CHECK-NOT: vector.load %arg0
+// CHECK: math.fma %[[X]], %{{.+}}, %{{.+}} : vector<4xf32>
+// CHECK-NOT: vector.load %arg0
 // CHECK: gpu.all_reduce add %{{.+}} uniform
 // CHECK: %[[SQ:.+]] = gpu.all_reduce add %{{.+}} uniform
 // CHECK: arith.cmpf oge, %[[SQ]], %{{.+}} : f32
 // CHECK: scf.if %{{.+}} -> (f32, f32, f32) {
 // CHECK: } else {
-// CHECK: scf.for {{.+}} -> (vector<4xi32>)
-// CHECK: vector.load %arg0[%[[ROW]], %{{.+}}] {alignment = 16 : i64} : memref<?x1024xf32>, vector<4xf32>
-// CHECK: arith.maxsi %{{.+}}, %{{.+}} : vector<4xi32>
+// CHECK-NOT: vector.load %arg0
+// CHECK: arith.bitcast %[[X]] : vector<4xf32> to vector<4xi32>
 // CHECK: vector.reduction <maxsi>
 // CHECK: gpu.all_reduce maxsi %{{.+}} uniform
-// CHECK: scf.for {{.+}} -> (vector<4xf32>, vector<4xf32>)
+// CHECK-NOT: vector.load %arg0
+// CHECK: math.fma %[[X]], %{{.+}}, %{{.+}} : vector<4xf32>
 // CHECK-COUNT-2: gpu.all_reduce add %{{.+}} uniform
 // CHECK: math.rsqrt %{{.+}} : f32
-// CHECK: scf.for %[[J:.+]] = %{{.+}} to %c1024 step %{{.+}} {
-// CHECK: vector.load %arg1[%[[J]]] {alignment = 16 : i64} : memref<1024xf32>, vector<4xf32>
-// CHECK: vector.load %arg2[%[[J]]] {alignment = 16 : i64} : memref<1024xf32>, vector<4xf32>
-// CHECK: vector.load %arg0[%[[ROW]], %[[J]]] {alignment = 16 : i64} : memref<?x1024xf32>, vector<4xf32>
+// CHECK: %[[AT:.+]] = arith.muli %[[TID]], %c4 : index
+// CHECK: vector.load %arg1[%[[AT]]] {alignment = 16 : i64} : memref<1024xf32>, vector<4xf32>
+// CHECK: vector.load %arg2[%[[AT]]] {alignment = 16 : i64} : memref<1024xf32>, vector<4xf32>
+// CHECK-NOT: vector.load %arg0
+// CHECK: arith.subf %[[X]], %{{.+}} : vector<4xf32>
 // CHECK: math.fma %{{.+}}, %{{.+}}, %{{.+}} : vector<4xf32>
-// CHECK: vector.store %{{.+}}, %arg3[%[[ROW]], %[[J]]] {alignment = 16 : i64} : memref<?x1024xf32>, vector<4xf32>
-// Otherwise the same passes element by element, one thread per element.
+// CHECK: vector.store %{{.+}}, %arg3[%[[ROW]], %[[AT]]] {alignment = 16 : i64} : memref<?x1024xf32>, vector<4xf32>
+// Otherwise element by element: four elements of the row per thread, each
+// loaded once, a thread's 256 apart.
 // CHECK: } else {
-// CHECK: scf.for %[[K:.+]] = %[[TID]] to %c1024 step %[[NT]] iter_args(%{{.+}}) -> (vector<1xf32>)
-// CHECK: vector.load %arg0[%[[ROW]], %[[K]]] {alignment = 4 : i64} : memref<?x1024xf32>, vector<1xf32>
-// CHECK: vector.store %{{.+}}, %arg3[%[[ROW]], %{{.+}}] {alignment = 4 : i64} : memref<?x1024xf32>, vector<1xf32>
+// CHECK: vector.load %arg0[%[[ROW]], %[[TID]]] {alignment = 4 : i64} : memref<?x1024xf32>, vector<1xf32>
+// CHECK-COUNT-3: vector.load %arg0[%[[ROW]], %{{.+}}] {alignment = 4 : i64} : memref<?x1024xf32>, vector<1xf32>
+// CHECK-NOT: vector.load %arg0
+// CHECK: gpu.all_reduce add
+// CHECK-NOT: vector.load %arg0
+// CHECK-COUNT-4: vector.store %{{.+}}, %arg3[%[[ROW]], %{{.+}}] {alignment = 4 : i64} : memref<?x1024xf32>, vector<1xf32>
 // CHECK: gpu.terminator
 // CHECK-NOT: memref.alloc
 // CHECK: return
@@ -261,4 +269,33 @@ func.func @tensor_form(%x: tensor<4x16xf32>, %y: tensor<4x16xf32>) -> tensor<4x1
   %0 = norm.normalize rms axes = [1] epsilon = 1.0e-06
       ins(%x : tensor<4x16xf32>) outs(%y : tensor<4x16xf32>) -> tensor<4x16xf32>
   return %0 : tensor<4x16xf32>
+}
+
+// -----
+
+// A row of 1000 does not split evenly over 256 threads of 4 floats: the
+// threads past the end (tid ≥ 250) load nothing and skip every step of the
+// passes, so the zeros they hold never reach a sum.
+// CHECK-LABEL: func.func @uneven_resident_row
+// CHECK: gpu.launch
+// CHECK: scf.if %{{.+}} {
+// CHECK: %[[START:.+]] = arith.muli %{{.+}}, %c4 : index
+// CHECK: %[[INSIDE:.+]] = arith.cmpi ult, %[[START]], %c1000 : index
+// CHECK: %[[X:.+]] = scf.if %[[INSIDE]] -> (vector<4xf32>) {
+// CHECK: vector.load %arg0[%{{.+}}, %[[START]]] {alignment = 16 : i64}
+// CHECK: } else {
+// CHECK: scf.yield %[[ZEROS:.+]] : vector<4xf32>
+// CHECK: %[[ON:.+]] = arith.cmpi ult, %{{.+}}, %c1000 : index
+// CHECK: scf.if %[[ON]] -> (vector<4xf32>) {
+// CHECK: math.fma %[[X]], %[[X]], %{{.+}} : vector<4xf32>
+// CHECK: gpu.all_reduce add
+// CHECK: math.rsqrt
+// CHECK: %[[STORING:.+]] = arith.cmpi ult, %[[AT:.+]], %c1000 : index
+// CHECK: scf.if %[[STORING]] {
+// CHECK: vector.store %{{.+}}, %arg2[%{{.+}}, %[[AT]]] {alignment = 16 : i64}
+func.func @uneven_resident_row(%x: memref<?x1000xf32>, %g: memref<1000xf32>, %y: memref<?x1000xf32>) {
+  norm.normalize rms axes = [1] epsilon = 1.0e-05
+      ins(%x : memref<?x1000xf32>) scale(%g : memref<1000xf32>) affine_dims = [1]
+      outs(%y : memref<?x1000xf32>)
+  return
 }
