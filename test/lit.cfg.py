@@ -38,6 +38,7 @@ tools = [
     "norm-builder-test",
     "norm-runtime-test",
     "norm-cuda-runtime-test",
+    "norm-compile",
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
