@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "norm/IR/NormNumerics.h"
+#include "norm/IR/NormOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -190,4 +191,20 @@ Value mlir::norm::convertFloat(OpBuilder &b, Location loc, Value v, Type type) {
   if (from.getIntOrFloatBitWidth() < type.getIntOrFloatBitWidth())
     return arith::ExtFOp::create(b, loc, target, v);
   return arith::TruncFOp::create(b, loc, target, v);
+}
+
+SmallVector<Value> mlir::norm::getSavedValues(NormalizeOp op,
+                                              const SliceStatistics &s) {
+  if (op.getMode() == NormMode::standard)
+    return {s.mean, op.getSavedVariance() ? s.variance : s.rstd};
+  return {s.savedInverseNorm ? s.savedInverseNorm : s.rstd};
+}
+
+Value mlir::norm::buildRunningVarianceInput(OpBuilder &b, Location loc,
+                                            NormalizeOp op, Value variance,
+                                            Value count) {
+  if (!op.getUnbiased())
+    return variance;
+  return arith::MulFOp::create(b, loc, variance,
+                               buildUnbiasFactor(b, loc, count));
 }

@@ -663,6 +663,23 @@ extern "C" void *mgpuModuleGetFunction(void *module, const char *name) {
   return function;
 }
 
+/// The kernel of a launch, or null (with the error recorded) when the
+/// function is missing or the dims or shared memory cannot be launched.
+static CUfunction launchable(const char *caller, void *function, intptr_t gridX,
+                             intptr_t gridY, intptr_t gridZ, intptr_t blockX,
+                             intptr_t blockY, intptr_t blockZ, int32_t smem) {
+  auto *kernel = static_cast<CUfunction>(function);
+  if (!kernel) {
+    recordError("%s: null function (did the module load fail?)", caller);
+    return nullptr;
+  }
+  if (!validDims(caller, "grid", gridX, gridY, gridZ) ||
+      !validDims(caller, "block", blockX, blockY, blockZ) ||
+      !allowSharedMemory(caller, kernel, smem))
+    return nullptr;
+  return kernel;
+}
+
 extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                                  intptr_t gridZ, intptr_t blockX,
                                  intptr_t blockY, intptr_t blockZ, int32_t smem,
@@ -671,14 +688,9 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   ScopedContext context(__func__);
   if (!context)
     return;
-  auto *kernel = static_cast<CUfunction>(function);
-  if (!kernel) {
-    recordError("%s: null function (did the module load fail?)", __func__);
-    return;
-  }
-  if (!validDims(__func__, "grid", gridX, gridY, gridZ) ||
-      !validDims(__func__, "block", blockX, blockY, blockZ) ||
-      !allowSharedMemory(__func__, kernel, smem))
+  CUfunction kernel = launchable(__func__, function, gridX, gridY, gridZ,
+                                 blockX, blockY, blockZ, smem);
+  if (!kernel)
     return;
   CU(cuLaunchKernel)(kernel, dim(gridX), dim(gridY), dim(gridZ), dim(blockX),
                      dim(blockY), dim(blockZ), static_cast<unsigned>(smem),
@@ -693,17 +705,11 @@ extern "C" void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
                                         int32_t smem, void *stream,
                                         void **params, void **extra) {
   ScopedContext context(__func__);
-  if (!context)
+  if (!context || !validDims(__func__, "cluster", clusterX, clusterY, clusterZ))
     return;
-  auto *kernel = static_cast<CUfunction>(function);
-  if (!kernel) {
-    recordError("%s: null function (did the module load fail?)", __func__);
-    return;
-  }
-  if (!validDims(__func__, "cluster", clusterX, clusterY, clusterZ) ||
-      !validDims(__func__, "grid", gridX, gridY, gridZ) ||
-      !validDims(__func__, "block", blockX, blockY, blockZ) ||
-      !allowSharedMemory(__func__, kernel, smem))
+  CUfunction kernel = launchable(__func__, function, gridX, gridY, gridZ,
+                                 blockX, blockY, blockZ, smem);
+  if (!kernel)
     return;
   CUlaunchAttribute cluster = {};
   cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
@@ -750,14 +756,17 @@ extern "C" void mgpuStreamSynchronize(void *stream) {
     CU(cuStreamSynchronize)(static_cast<CUstream>(stream));
 }
 
+/// Whether `handle` (a `what`) is set; records the error if not.
+static bool present(const void *handle, const char *caller, const char *what) {
+  if (!handle)
+    recordError("%s: null %s", caller, what);
+  return handle != nullptr;
+}
+
 extern "C" void mgpuStreamWaitEvent(void *stream, void *event) {
   ScopedContext context(__func__);
-  if (!context)
+  if (!context || !present(event, __func__, "event"))
     return;
-  if (!event) {
-    recordError("%s: null event", __func__);
-    return;
-  }
   CU(cuStreamWaitEvent)(static_cast<CUstream>(stream),
                         static_cast<CUevent>(event), 0);
 }
@@ -780,23 +789,15 @@ extern "C" void mgpuEventDestroy(void *event) {
 
 extern "C" void mgpuEventSynchronize(void *event) {
   ScopedContext context(__func__);
-  if (!context)
+  if (!context || !present(event, __func__, "event"))
     return;
-  if (!event) {
-    recordError("%s: null event", __func__);
-    return;
-  }
   CU(cuEventSynchronize)(static_cast<CUevent>(event));
 }
 
 extern "C" void mgpuEventRecord(void *event, void *stream) {
   ScopedContext context(__func__);
-  if (!context)
+  if (!context || !present(event, __func__, "event"))
     return;
-  if (!event) {
-    recordError("%s: null event", __func__);
-    return;
-  }
   CU(cuEventRecord)(static_cast<CUevent>(event), static_cast<CUstream>(stream));
 }
 

@@ -16,6 +16,7 @@
 
 namespace mlir {
 namespace norm {
+class NormalizeOp;
 
 /// A power of two k with k·maxAbs in [1, 2), computed on the exponent bits so
 /// that scaling by it is exact; k stays a normal number. Sums of squares of
@@ -71,6 +72,23 @@ std::pair<Value, Value> buildCompensatedAdd(OpBuilder &b, Location loc,
 /// Converts a float scalar or vector to the element type `type` (extf or
 /// truncf; no-op when equal).
 Value convertFloat(OpBuilder &b, Location loc, Value v, Type type);
+
+/// The statistics of one slice as a kernel computed them (null where the
+/// mode has none): mean and variance (standard), rstd, and the saved
+/// inverse norm (l2).
+struct SliceStatistics {
+  Value mean, variance, rstd, savedInverseNorm;
+};
+
+/// The values of `op`'s saved statistics for one slice, in result order:
+/// mean and rstd (or the variance with `saved_variance`) in standard mode,
+/// rstd for rms, the inverse norm for l2.
+SmallVector<Value> getSavedValues(NormalizeOp op, const SliceStatistics &s);
+
+/// The batch variance that enters a training `op`'s running update: unbiased
+/// by n/(n − 1) (`n` = `count`) when the op says so.
+Value buildRunningVarianceInput(OpBuilder &b, Location loc, NormalizeOp op,
+                                Value variance, Value count);
 
 } // namespace norm
 } // namespace mlir

@@ -144,8 +144,14 @@ private:
 
   /// With computed statistics: the body of the block owning one slice.
   void emitSliceBlock(OpBuilder &b, SmallVector<Value> idx, int64_t width);
-  /// With given statistics: the body of the block owning one run.
-  void emitElementwiseBlock(OpBuilder &b, ArrayRef<Value> idx, int64_t width);
+  /// The normalize pass over this thread's elements of the slice (or run)
+  /// at `idx`. With computed statistics `mean` (standard mode), `l2Scale`
+  /// (l2) and `rstd` are the slice's; with given ones (all null) they are
+  /// loaded once per run, or per element where they vary along the
+  /// innermost dim. So are γ and β.
+  void normalizePass(OpBuilder &b, SmallVector<Value> idx,
+                     ArrayRef<int64_t> outerDims, int64_t width, Value mean,
+                     Value l2Scale, Value rstd);
   /// y for the widened `t` with the slice statistics and the parameters.
   Value normalizeValue(OpBuilder &b, Value t, Value mean, Value l2Scale,
                        Value rstd, Value gamma, Value beta);
@@ -525,33 +531,7 @@ void GPUKernelEmitter::emitSliceBlock(OpBuilder &b, SmallVector<Value> idx,
     }
   }
 
-  // The normalize pass, over the slice again (from L2).
-  overThreadElements(
-      b, idx, outerReduced, width, {},
-      [&](OpBuilder &pb, ArrayRef<Value> at) -> SmallVector<Value> {
-        SmallVector<Value> params;
-        for (const KernelView *view : {&scale, &bias})
-          if (view->memref && !alongInnermost(*view))
-            params.push_back(loadScalar(pb, *view, at));
-        return params;
-      },
-      [&](OpBuilder &eb, ArrayRef<Value> at, ValueRange runParams,
-          ValueRange) -> SmallVector<Value> {
-        unsigned next = 0;
-        auto parameter = [&](const KernelView &view) -> Value {
-          if (!view.memref)
-            return Value();
-          if (alongInnermost(view))
-            return loadVector(eb, view, at, width);
-          return runParams[next++];
-        };
-        Value gamma = parameter(scale);
-        Value beta = parameter(bias);
-        Value t = normalizeValue(eb, loadX(eb, at, width), mean, l2Scale, rstd,
-                                 gamma, beta);
-        storeVector(eb, t, y, at);
-        return {};
-      });
+  normalizePass(b, idx, outerReduced, width, mean, l2Scale, rstd);
 
   if (saved.empty() && !op.isTraining())
     return;
@@ -559,42 +539,39 @@ void GPUKernelEmitter::emitSliceBlock(OpBuilder &b, SmallVector<Value> idx,
   Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                         threadId, index(b, 0));
   scf::IfOp::create(b, loc, isFirst, [&](OpBuilder &tb, Location) {
-    if (!saved.empty()) {
-      if (mode == NormMode::standard) {
-        storeScalar(tb, mean, saved[0], idx);
-        storeScalar(tb, op.getSavedVariance() ? variance : rstd, saved[1], idx);
-      } else {
-        storeScalar(tb, savedL2 ? savedL2 : rstd, saved[0], idx);
-      }
-    }
+    SliceStatistics stats{mean, variance, rstd, savedL2};
+    if (!saved.empty())
+      for (auto [view, value] : llvm::zip(saved, getSavedValues(op, stats)))
+        storeScalar(tb, value, view, idx);
     if (op.isTraining()) {
       double momentum = op.getMomentum()->convertToDouble();
-      Value factor = op.getUnbiased() ? buildUnbiasFactor(tb, loc, count)
-                                      : accConstant(tb, 1.0);
-      Value unbiased = arith::MulFOp::create(tb, loc, variance, factor);
+      Value variance =
+          buildRunningVarianceInput(tb, loc, op, stats.variance, count);
       storeScalar(tb,
                   buildRunningUpdate(tb, loc, loadScalar(tb, running[0], idx),
-                                     mean, momentum),
+                                     stats.mean, momentum),
                   running[0], idx);
       storeScalar(tb,
                   buildRunningUpdate(tb, loc, loadScalar(tb, running[1], idx),
-                                     unbiased, momentum),
+                                     variance, momentum),
                   running[1], idx);
     }
     scf::YieldOp::create(tb, loc);
   });
 }
 
-void GPUKernelEmitter::emitElementwiseBlock(OpBuilder &b, ArrayRef<Value> idx,
-                                            int64_t width) {
+void GPUKernelEmitter::normalizePass(OpBuilder &b, SmallVector<Value> idx,
+                                     ArrayRef<int64_t> outerDims, int64_t width,
+                                     Value mean, Value l2Scale, Value rstd) {
+  bool given = !rstd;
   overThreadElements(
-      b, SmallVector<Value>(idx), {}, width, {},
+      b, idx, outerDims, width, {},
       [&](OpBuilder &pb, ArrayRef<Value> at) -> SmallVector<Value> {
-        // Statistics and parameters that are constant along the run.
+        // What is constant along the run, loaded once per run.
         SmallVector<Value> params;
-        if (!alongInnermost(givenMean))
+        if (given && !alongInnermost(givenMean))
           params.push_back(loadScalar(pb, givenMean, at));
-        if (!alongInnermost(givenVariance))
+        if (given && !alongInnermost(givenVariance))
           params.push_back(
               buildGivenRstd(pb, loc, loadScalar(pb, givenVariance, at), eps));
         for (const KernelView *view : {&scale, &bias})
@@ -605,14 +582,17 @@ void GPUKernelEmitter::emitElementwiseBlock(OpBuilder &b, ArrayRef<Value> idx,
       [&](OpBuilder &eb, ArrayRef<Value> at, ValueRange runParams,
           ValueRange) -> SmallVector<Value> {
         unsigned next = 0;
-        Value mean = alongInnermost(givenMean)
-                         ? loadVector(eb, givenMean, at, width)
-                         : runParams[next++];
-        Value rstd =
-            alongInnermost(givenVariance)
-                ? buildGivenRstd(eb, loc,
-                                 loadVector(eb, givenVariance, at, width), eps)
-                : runParams[next++];
+        Value elementMean = mean, elementRstd = rstd;
+        if (given) {
+          elementMean = alongInnermost(givenMean)
+                            ? loadVector(eb, givenMean, at, width)
+                            : runParams[next++];
+          elementRstd =
+              alongInnermost(givenVariance)
+                  ? buildGivenRstd(
+                        eb, loc, loadVector(eb, givenVariance, at, width), eps)
+                  : runParams[next++];
+        }
         auto parameter = [&](const KernelView &view) -> Value {
           if (!view.memref)
             return Value();
@@ -622,8 +602,8 @@ void GPUKernelEmitter::emitElementwiseBlock(OpBuilder &b, ArrayRef<Value> idx,
         };
         Value gamma = parameter(scale);
         Value beta = parameter(bias);
-        Value t = normalizeValue(eb, loadX(eb, at, width), mean, Value(), rstd,
-                                 gamma, beta);
+        Value t = normalizeValue(eb, loadX(eb, at, width), elementMean, l2Scale,
+                                 elementRstd, gamma, beta);
         storeVector(eb, t, y, at);
         return {};
       });
@@ -733,8 +713,10 @@ void GPUKernelEmitter::emit() {
       emitSliceBlock(bb, idx, w);
       residentVectors = 0;
       residentX.clear();
-    } else
-      emitElementwiseBlock(bb, idx, w);
+    } else {
+      // Given statistics: elementwise over the run.
+      normalizePass(bb, idx, {}, w, Value(), Value(), Value());
+    }
   };
   if (useVectors) {
     scf::IfOp::create(

@@ -1133,31 +1133,24 @@ void VectorKernelEmitter::emitGroup(OpBuilder &b, Value first, Value size) {
         }
         normalizeSlice(sb, idx, meanValue, lane(l2Scales), rstd);
 
-        if (!saved.empty()) {
-          if (mode == NormMode::standard) {
-            storeScalar(sb, meanValue, saved[0], idx);
-            storeScalar(sb, op.getSavedVariance() ? lane(varianceValues) : rstd,
-                        saved[1], idx);
-          } else {
-            storeScalar(sb, savedL2Values ? lane(savedL2Values) : rstd,
-                        saved[0], idx);
-          }
-        }
+        SliceStatistics stats{meanValue, lane(varianceValues), rstd,
+                              lane(savedL2Values)};
+        if (!saved.empty())
+          for (auto [view, value] : llvm::zip(saved, getSavedValues(op, stats)))
+            storeScalar(sb, value, view, idx);
         if (op.isTraining()) {
           double momentum = op.getMomentum()->convertToDouble();
-          Value factor = op.getUnbiased() ? buildUnbiasFactor(sb, loc, count)
-                                          : accConstant(sb, 1.0);
-          Value unbiased =
-              arith::MulFOp::create(sb, loc, lane(varianceValues), factor);
+          Value variance =
+              buildRunningVarianceInput(sb, loc, op, stats.variance, count);
           storeScalar(sb,
                       buildRunningUpdate(sb, loc,
                                          loadScalar(sb, running[0], idx),
-                                         meanValue, momentum),
+                                         stats.mean, momentum),
                       running[0], idx);
           storeScalar(sb,
                       buildRunningUpdate(sb, loc,
                                          loadScalar(sb, running[1], idx),
-                                         unbiased, momentum),
+                                         variance, momentum),
                       running[1], idx);
         }
         return {};
