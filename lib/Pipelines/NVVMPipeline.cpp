@@ -91,6 +91,8 @@ void mlir::norm::buildLowerToNVVMPipeline(OpPassManager &pm,
   // fma, rsqrt and sqrt as NVVM intrinsics, not libdevice calls: the
   // kernels then compile to loadable PTX without a CUDA toolkit.
   kernels.addPass(createNormMathToNVVMIntrinsicsPass());
+  // Warp sums (short slices, a warp each) as shuffles.
+  kernels.addPass(createNormLowerSubgroupReducePass());
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.indexBitwidth = 64;
   kernels.addPass(createConvertGpuOpsToNVVMOps(toNVVM));

@@ -210,3 +210,32 @@ func.func @batch_norm_inference(%x: tensor<8x64x28x28xf32>, %gamma: tensor<64xf3
       outs(%init : tensor<8x64x28x28xf32>) -> tensor<8x64x28x28xf32>
   return %y : tensor<8x64x28x28xf32>
 }
+
+// -----
+
+// LayerNorm f32 over rows of 256: a warp per row, 8 rows per block. The
+// row is loaded once, two 16-byte vectors a lane, and every sum is a warp
+// butterfly: no shared memory and no barrier in the kernel.
+// CHECK-LABEL: llvm.func @short_layer_norm(
+// CHECK: gpu.launch_func @short_layer_norm_kernel::@short_layer_norm_kernel
+// CHECK: gpu.binary @short_layer_norm_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80"{{.*}}assembly = "
+// CHECK: .visible .entry short_layer_norm_kernel(
+// CHECK: .maxntid 256, 1, 1
+// CHECK-NOT: .shared
+// CHECK-NOT: bar.sync
+// CHECK-COUNT-2: ld.global.v4.b32
+// CHECK-NOT: bar.sync
+// CHECK: shfl.sync.bfly.b32 {{.+}}, 16, 31, -1;
+// CHECK-NOT: bar.sync
+// CHECK: rsqrt.approx.f32
+// CHECK-NOT: bar.sync
+// CHECK: st.global.v4.b32
+func.func @short_layer_norm(%x: tensor<?x256xf32>, %g: tensor<256xf32>, %b: tensor<256xf32>) -> tensor<?x256xf32> {
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %x, %c0 : tensor<?x256xf32>
+  %init = tensor.empty(%m) : tensor<?x256xf32>
+  %y = norm.normalize standard axes = [1] epsilon = 1.0e-05
+      ins(%x : tensor<?x256xf32>) scale(%g : tensor<256xf32>) bias(%b : tensor<256xf32>) affine_dims = [1]
+      outs(%init : tensor<?x256xf32>) -> tensor<?x256xf32>
+  return %y : tensor<?x256xf32>
+}

@@ -155,7 +155,9 @@ def ConvertNormToGPUPass : Pass<"convert-norm-to-gpu"> {
       element by element;
     * threads per block: `block-size`, or fewer (at least a warp) for
       short static slices, or more (up to 1024) where that keeps a static
-      slice in registers.
+      slice in registers; static slices of at most 512 elements take a warp
+      each, 8 per block, their sums warp reductions (`gpu.subgroup_reduce`:
+      shuffles only, no shared memory or barrier).
 
     Values the launch body uses are captured from the host function; after
     `gpu-kernel-outlining` they are kernel arguments. A memref-form op with

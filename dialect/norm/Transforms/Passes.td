@@ -80,6 +80,27 @@ def NormMathToNVVMIntrinsicsPass : Pass<"norm-math-to-nvvm-intrinsics"> {
   ];
 }
 
+def NormLowerSubgroupReducePass : Pass<"norm-lower-subgroup-reduce"> {
+  let summary = "gpu.subgroup_reduce as butterfly shuffles";
+  let description = [{
+    Rewrites `gpu.subgroup_reduce` into `gpu.shuffle xor` steps over the
+    subgroup (vectors broken into 32-bit pieces first). MLIR 22.1's
+    `convert-gpu-to-nvvm` lowers subgroup reductions only to
+    `nvvm.redux.sync`, for 32-bit integers on sm_80+ and only when asked;
+    a floating-point warp sum is otherwise left illegal. Run it on
+    `gpu.module`s before `convert-gpu-to-nvvm`.
+  }];
+  let options = [
+    Option<"subgroupSize", "subgroup-size", "unsigned", /*default=*/"32",
+           "Threads per subgroup (32: an NVIDIA warp)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def NormDistinctResultsPass
     : Pass<"norm-distinct-results", "::mlir::ModuleOp"> {
   let summary = "Give each tensor result of a public function its own value";

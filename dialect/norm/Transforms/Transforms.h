@@ -22,6 +22,11 @@ void populateCompensateSumsPatterns(RewritePatternSet &patterns,
 void populateMaskedHalfAsIntegerPatterns(RewritePatternSet &patterns,
                                          PatternBenefit benefit = 1);
 
+/// gpu.subgroup_reduce as butterfly shuffles over `subgroupSize` threads
+/// (see norm-lower-subgroup-reduce).
+void populateLowerSubgroupReducePatterns(RewritePatternSet &patterns,
+                                         unsigned subgroupSize);
+
 /// f32 fma, rsqrt and sqrt as NVVM intrinsics instead of libdevice calls
 /// (see norm-math-to-nvvm-intrinsics).
 void populateMathToNVVMIntrinsicsPatterns(RewritePatternSet &patterns);

@@ -123,7 +123,10 @@ private:
                                         int64_t width, ValueRange inits,
                                         RunPrologue prologue, ElementBody body,
                                         unsigned level = 0);
-  /// The block-wide sum of a per-thread vector.
+  /// The reduction of a per-thread scalar over the threads of the slice: the
+  /// block, or the warp with warpSlices.
+  Value sliceReduce(OpBuilder &b, Value v, gpu::AllReduceOperation kind);
+  /// The sum of a per-thread vector over the threads of the slice.
   Value blockSum(OpBuilder &b, Value v);
   /// x at `at`: the register copy while a resident slice is walked, else a
   /// load.
@@ -184,6 +187,11 @@ private:
   int64_t residentVectors = 0;
   SmallVector<Value> residentX;
   Value currentX;
+  /// Short static slices go one per warp, kWarpsPerBlock per block; their
+  /// sums are warp reductions (shuffles, no shared memory or barrier).
+  bool warpSlices = false;
+  static constexpr int64_t kWarp = 32, kWarpsPerBlock = 8,
+                           kWarpSliceElements = 16;
 };
 
 } // namespace
@@ -342,14 +350,20 @@ GPUKernelEmitter::overThreadElements(OpBuilder &b, SmallVector<Value> idx,
   return SmallVector<Value>(loop.getResults());
 }
 
+Value GPUKernelEmitter::sliceReduce(OpBuilder &b, Value v,
+                                    gpu::AllReduceOperation kind) {
+  // Every thread of the slice gets here: the conditions around are uniform.
+  if (warpSlices)
+    return gpu::SubgroupReduceOp::create(b, loc, v, kind, /*uniform=*/true);
+  return gpu::AllReduceOp::create(
+      b, loc, v, gpu::AllReduceOperationAttr::get(b.getContext(), kind),
+      b.getUnitAttr());
+}
+
 Value GPUKernelEmitter::blockSum(OpBuilder &b, Value v) {
   Value partial =
       vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD, v);
-  return gpu::AllReduceOp::create(
-      b, loc, partial,
-      gpu::AllReduceOperationAttr::get(b.getContext(),
-                                       gpu::AllReduceOperation::ADD),
-      b.getUnitAttr());
+  return sliceReduce(b, partial, gpu::AllReduceOperation::ADD);
 }
 
 Value GPUKernelEmitter::normalizeValue(OpBuilder &b, Value t, Value mean,
@@ -444,11 +458,7 @@ void GPUKernelEmitter::emitSliceBlock(OpBuilder &b, SmallVector<Value> idx,
             .front();
     Value threadMax = vector::ReductionOp::create(
         sb, loc, vector::CombiningKind::MAXSI, partial);
-    Value blockMax = gpu::AllReduceOp::create(
-        sb, loc, threadMax,
-        gpu::AllReduceOperationAttr::get(sb.getContext(),
-                                         gpu::AllReduceOperation::MAXSI),
-        sb.getUnitAttr());
+    Value blockMax = sliceReduce(sb, threadMax, gpu::AllReduceOperation::MAXSI);
     return arith::BitcastOp::create(sb, loc, acc, blockMax);
   };
   // A scaled pass with k = 1 first; its sum of squares (the `squares`-th
@@ -693,6 +703,19 @@ void GPUKernelEmitter::emit() {
       threads *= 2;
   }
   launchThreads = threads;
+  // A static slice of at most kWarp · kWarpSliceElements elements fits the
+  // registers of one warp: a warp per slice, several per block (longer ones
+  // take a block each: the warp's loads in flight would not cover them).
+  warpSlices = computed && threadsOnInnermost && singleRun &&
+               !ShapedType::isDynamic(extent) &&
+               extent <= kWarp * kWarpSliceElements;
+  Value numSlices = numBlocks;
+  if (warpSlices) {
+    threads = kWarp * kWarpsPerBlock;
+    launchThreads = kWarp;
+    numBlocks =
+        arith::CeilDivUIOp::create(b, loc, numSlices, index(b, kWarpsPerBlock));
+  }
 
   // An empty grid is not a launch the driver accepts: no slices (or runs),
   // no launch.
@@ -706,8 +729,22 @@ void GPUKernelEmitter::emit() {
   OpBuilder kb = OpBuilder::atBlockBegin(&launch.getBody().front());
   threadId = launch.getThreadIds().x;
   blockSize = launch.getBlockSize().x;
+  Value slice = launch.getBlockIds().x;
+  Value sliceInRange;
+  if (warpSlices) {
+    // Warp w of block b owns slice b · kWarpsPerBlock + w; its lanes are the
+    // slice's threads.
+    Value warp = arith::DivUIOp::create(kb, loc, threadId, index(kb, kWarp));
+    slice = arith::AddIOp::create(
+        kb, loc,
+        arith::MulIOp::create(kb, loc, slice, index(kb, kWarpsPerBlock)), warp);
+    threadId = arith::RemUIOp::create(kb, loc, threadId, index(kb, kWarp));
+    blockSize = index(kb, kWarp);
+    sliceInRange = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult,
+                                         slice, numSlices);
+  }
   SmallVector<Value> idx(layout.getNumDims());
-  delinearize(kb, launch.getBlockIds().x, blockDims, idx);
+  delinearize(kb, slice, blockDims, idx);
   auto body = [&](OpBuilder &bb, int64_t w) {
     if (computed) {
       emitSliceBlock(bb, idx, w);
@@ -718,9 +755,13 @@ void GPUKernelEmitter::emit() {
       normalizePass(bb, idx, {}, w, Value(), Value(), Value());
     }
   };
-  if (useVectors) {
+  auto paths = [&](OpBuilder &pb) {
+    if (!useVectors) {
+      body(pb, 1);
+      return;
+    }
     scf::IfOp::create(
-        kb, loc, useVectors,
+        pb, loc, useVectors,
         [&](OpBuilder &tb, Location) {
           body(tb, width);
           scf::YieldOp::create(tb, loc);
@@ -729,8 +770,15 @@ void GPUKernelEmitter::emit() {
           body(eb, 1);
           scf::YieldOp::create(eb, loc);
         });
+  };
+  if (sliceInRange) {
+    // The last block's spare warps have no slice (uniform per warp).
+    scf::IfOp::create(kb, loc, sliceInRange, [&](OpBuilder &tb, Location) {
+      paths(tb);
+      scf::YieldOp::create(tb, loc);
+    });
   } else {
-    body(kb, 1);
+    paths(kb);
   }
   gpu::TerminatorOp::create(kb, loc);
   rewriter.eraseOp(op);

@@ -119,14 +119,29 @@ func.func @rms_norm_bf16(%x: memref<?x?xbf16>, %w: memref<?xbf16>, %y: memref<?x
 
 // -----
 
-// Short static rows (128 floats = 32 vectors): a warp per row, not 256
-// threads of which most would idle. L2 mode sums (k·x)² once.
+// Short static rows (128 floats): a warp per row, 8 rows per block of 256
+// threads, so the 64 rows take 8 blocks. A block's warp w owns row
+// 8·block + w (the spare warps of a last partial block skip everything),
+// its lane the thread index; the row is in registers (one vector<4xf32> a
+// lane) and the sums are warp reductions: no shared memory, no barrier.
+// L2 mode sums (k·x)² once.
 // CHECK-LABEL: func.func @short_rows
-// CHECK: gpu.launch blocks(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c64, %{{.+}} = %c1, %{{.+}} = %c1) threads(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c32, %{{.+}} = %c1, %{{.+}} = %c1)
+// CHECK: gpu.launch blocks(%[[B:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c8, %{{.+}} = %c1, %{{.+}} = %c1) threads(%[[T:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c256, %{{.+}} = %c1, %{{.+}} = %c1)
+// CHECK: %[[WARP:.+]] = arith.divui %[[T]], %c32 : index
+// CHECK: %[[FIRST:.+]] = arith.muli %[[B]], %c8 : index
+// CHECK: %[[ROW:.+]] = arith.addi %[[FIRST]], %[[WARP]] : index
+// CHECK: %[[LANE:.+]] = arith.remui %[[T]], %c32 : index
+// CHECK: %[[MINE:.+]] = arith.cmpi ult, %[[ROW]], %c64 : index
+// CHECK: scf.if %[[MINE]] {
 // CHECK: scf.if
-// CHECK: vector.load %arg0[%{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<64x128xf32>, vector<4xf32>
-// CHECK: gpu.all_reduce add
-// CHECK: vector.store %{{.+}}, %arg1[%{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<64x128xf32>, vector<4xf32>
+// CHECK: %[[AT:.+]] = arith.muli %[[LANE]], %c4 : index
+// CHECK: vector.load %arg0[%[[ROW]], %[[AT]]] {alignment = 16 : i64} : memref<64x128xf32>, vector<4xf32>
+// CHECK-NOT: gpu.all_reduce
+// CHECK: gpu.subgroup_reduce add %{{.+}} uniform : (f32) -> f32
+// CHECK-NOT: gpu.all_reduce
+// CHECK: gpu.subgroup_reduce maxsi %{{.+}} uniform : (i32) -> i32
+// CHECK-NOT: gpu.all_reduce
+// CHECK: vector.store %{{.+}}, %arg1[%[[ROW]], %{{.+}}] {alignment = 16 : i64} : memref<64x128xf32>, vector<4xf32>
 func.func @short_rows(%x: memref<64x128xf32>, %y: memref<64x128xf32>) {
   norm.normalize l2 axes = [1] epsilon = 1.0e-12
       ins(%x : memref<64x128xf32>) outs(%y : memref<64x128xf32>)
