@@ -70,6 +70,7 @@ bench/specs/batch_norm_inference.mlir batch_norm_inference_f32 batch_norm_infere
 bench/specs/batch_norm_training.mlir batch_norm_training_f32 batch_norm_training 32x64x56x56 32x256x56x56
 bench/specs/group_norm.mlir group_norm_f32 group_norm 2x320x64x64 1x512x96x96 8x512x64x64
 bench/specs/instance_norm.mlir instance_norm_f32 instance_norm 16x64x128x128
+bench/gpu/specs/extra.mlir instance_norm_f32_128x128 instance_norm 16x64x128x128
 bench/gpu/specs/extra.mlir l2_normalize_f32 l2_normalize 65536x768
 bench/gpu/specs/extra.mlir weight_norm_f32 weight_norm 512x512x3x3
 bench/gpu/specs/extra.mlir group_norm_nhwc_bf16 group_norm_nhwc 2x64x64x320
