@@ -239,3 +239,30 @@ func.func @short_layer_norm(%x: tensor<?x256xf32>, %g: tensor<256xf32>, %b: tens
       outs(%init : tensor<?x256xf32>) -> tensor<?x256xf32>
   return %y : tensor<?x256xf32>
 }
+
+// -----
+
+// BatchNorm training with few channels: three kernels in one module,
+// launched in order, sharing a device-global workspace for the parts'
+// partial sums.
+// CHECK-LABEL: llvm.func @split_batch_norm(
+// CHECK: gpu.launch_func @[[MOD:norm_workspace[a-z0-9_]*]]_kernels::@[[MOD]]_partial
+// CHECK: gpu.launch_func @[[MOD]]_kernels::@[[MOD]]_deviation
+// CHECK: gpu.launch_func @[[MOD]]_kernels::@[[MOD]]_normalize
+// CHECK: gpu.binary @[[MOD]]_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80"{{.*}}assembly = "
+// CHECK: .global .align 4 .b8 [[MOD]][5120];
+// CHECK-DAG: .visible .entry [[MOD]]_partial(
+// CHECK-DAG: .visible .entry [[MOD]]_deviation(
+// CHECK-DAG: .visible .entry [[MOD]]_normalize(
+// CHECK: ld.global.v4.b32
+// CHECK: st.global.v4.b32
+func.func @split_batch_norm(%x: tensor<32x64x56x56xf32>, %g: tensor<64xf32>, %b: tensor<64xf32>,
+                            %rm: tensor<64xf32>, %rv: tensor<64xf32>)
+    -> (tensor<32x64x56x56xf32>, tensor<64xf32>, tensor<64xf32>) {
+  %init = tensor.empty() : tensor<32x64x56x56xf32>
+  %y:3 = norm.normalize standard axes = [0, 2, 3] epsilon = 1.0e-05 momentum = 1.000000e-01 unbiased
+      ins(%x : tensor<32x64x56x56xf32>) scale(%g : tensor<64xf32>) bias(%b : tensor<64xf32>) affine_dims = [1]
+      outs(%init : tensor<32x64x56x56xf32>) running(%rm, %rv : tensor<64xf32>, tensor<64xf32>)
+      -> tensor<32x64x56x56xf32>, tensor<64xf32>, tensor<64xf32>
+  return %y#0, %y#1, %y#2 : tensor<32x64x56x56xf32>, tensor<64xf32>, tensor<64xf32>
+}

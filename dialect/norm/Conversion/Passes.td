@@ -147,6 +147,16 @@ def ConvertNormToGPUPass : Pass<"convert-norm-to-gpu"> {
       `convert-norm-to-linalg` (the same functions build them). The
       normalize pass then runs over the slice (registers or L2) and thread 0
       writes the saved and running statistics;
+    * few long static slices (fewer than 264, at least 16384 elements:
+      BatchNorm's channels, one image's GroupNorm groups) are split along
+      their outermost reduced dim into parts of at least 8192 elements, a
+      block each, over three launches in one kernel module that share a
+      device-global workspace: Σx and max|x| per part; then, with the
+      slice's mean and scale factor k (from max|x|, always) combined from
+      the parts in part order, Σd and Σd² per part; then the statistics and
+      the normalize pass of each part, the first part writing the saved and
+      running statistics. Concurrent calls of one such kernel on different
+      streams would share the workspace;
     * given statistics: a block per run of the innermost dim, elementwise;
     * the innermost dim moves in vectors of `vector-bytes` (128-bit
       `ld.global.v4`/`st.global.v4` by default) when its extent is a

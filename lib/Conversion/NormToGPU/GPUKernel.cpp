@@ -147,6 +147,15 @@ private:
 
   /// With computed statistics: the body of the block owning one slice.
   void emitSliceBlock(OpBuilder &b, SmallVector<Value> idx, int64_t width);
+  /// Thread 0 of the slice at `idx` writes its saved statistics and updates
+  /// the running ones.
+  void storeSliceStatistics(OpBuilder &b, ArrayRef<Value> idx,
+                            const SliceStatistics &stats);
+  /// The slices split into `parts` parts along `splitDim`, three launches
+  /// in one kernel module sharing a workspace (see emit).
+  void emitSplitSlices(OpBuilder &b, ArrayRef<int64_t> sliceDims,
+                       Value numSlices, int64_t splitDim, int64_t parts,
+                       int64_t threads, int64_t width, Value useVectors);
   /// The normalize pass over this thread's elements of the slice (or run)
   /// at `idx`. With computed statistics `mean` (standard mode), `l2Scale`
   /// (l2) and `rstd` are the slice's; with given ones (all null) they are
@@ -190,6 +199,15 @@ private:
   /// Short static slices go one per warp, kWarpsPerBlock per block; their
   /// sums are warp reductions (shuffles, no shared memory or barrier).
   bool warpSlices = false;
+  /// Long slices that are few split over several blocks each: the part of
+  /// the split dim a block covers, inside the launch.
+  struct SplitRange {
+    int64_t dim;
+    Value lower, upper;
+  };
+  std::optional<SplitRange> split;
+  static constexpr int64_t kSplitBelowSlices = 264, kSplitMaxParts = 32,
+                           kSplitMinPartElements = 8192;
   static constexpr int64_t kWarp = 32, kWarpsPerBlock = 8,
                            kWarpSliceElements = 16;
 };
@@ -295,8 +313,13 @@ GPUKernelEmitter::overThreadElements(OpBuilder &b, SmallVector<Value> idx,
                                      ElementBody body, unsigned level) {
   if (level < outerDims.size()) {
     int64_t dim = outerDims[level];
+    Value lower = index(b, 0), upper = extents[dim];
+    if (split && split->dim == dim) {
+      lower = split->lower;
+      upper = split->upper;
+    }
     auto loop = scf::ForOp::create(
-        b, loc, index(b, 0), extents[dim], index(b, 1), inits,
+        b, loc, lower, upper, index(b, 1), inits,
         [&](OpBuilder &lb, Location, Value i, ValueRange iters) {
           SmallVector<Value> inner(idx);
           inner[dim] = i;
@@ -543,13 +566,16 @@ void GPUKernelEmitter::emitSliceBlock(OpBuilder &b, SmallVector<Value> idx,
 
   normalizePass(b, idx, outerReduced, width, mean, l2Scale, rstd);
 
+  storeSliceStatistics(b, idx, SliceStatistics{mean, variance, rstd, savedL2});
+}
+
+void GPUKernelEmitter::storeSliceStatistics(OpBuilder &b, ArrayRef<Value> idx,
+                                            const SliceStatistics &stats) {
   if (saved.empty() && !op.isTraining())
     return;
-  // The slice's statistics, written once by thread 0.
   Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                         threadId, index(b, 0));
   scf::IfOp::create(b, loc, isFirst, [&](OpBuilder &tb, Location) {
-    SliceStatistics stats{mean, variance, rstd, savedL2};
     if (!saved.empty())
       for (auto [view, value] : llvm::zip(saved, getSavedValues(op, stats)))
         storeScalar(tb, value, view, idx);
@@ -617,6 +643,245 @@ void GPUKernelEmitter::normalizePass(OpBuilder &b, SmallVector<Value> idx,
         storeVector(eb, t, y, at);
         return {};
       });
+}
+
+void GPUKernelEmitter::emitSplitSlices(OpBuilder &b,
+                                       ArrayRef<int64_t> sliceDims,
+                                       Value numSlices, int64_t splitDim,
+                                       int64_t parts, int64_t threads,
+                                       int64_t width, Value useVectors) {
+  MLIRContext *ctx = b.getContext();
+  auto module = op->getParentOfType<ModuleOp>();
+  // The workspace: per (slice, part) Σx, the max|x| bits, Σd (or Σ(k·x)²)
+  // and Σd². A device global of the kernels' module, not an allocation per
+  // call: concurrent calls of one kernel on different streams would share
+  // it (kernels of one op run in stream order, which is all this needs).
+  constexpr int64_t kFields = 4;
+  int64_t numSlicesStatic = getConstantIntValue(numSlices).value_or(0);
+  auto workspaceType =
+      MemRefType::get({numSlicesStatic * parts * kFields}, b.getF32Type());
+  OpBuilder detached(ctx);
+  auto workspace = memref::GlobalOp::create(
+      detached, loc, "norm_workspace", b.getStringAttr("private"),
+      workspaceType, Attribute(), /*constant=*/false, IntegerAttr());
+  SymbolTable(module).insert(workspace);
+  std::string name = workspace.getSymName().str();
+  auto kernelModule = FlatSymbolRefAttr::get(ctx, name + "_kernels");
+
+  SmallVector<int64_t> outerReduced;
+  for (int64_t c = 0; c < innermost; ++c)
+    if (layout.isReduced(c))
+      outerReduced.push_back(c);
+  Value partsValue = index(b, parts);
+  Value numBlocks = arith::MulIOp::create(b, loc, numSlices, partsValue);
+  Value one = index(b, 1);
+  NormMode mode = op.getMode();
+
+  // One launch: block (slice s, part p) with the part's range of the split
+  // dim; `body(b, width, idx, workspace, slot, part)` per path.
+  auto launchParts =
+      [&](StringRef function,
+          function_ref<void(OpBuilder &, int64_t, ArrayRef<Value>, Value, Value,
+                            Value)>
+              body) {
+        auto launch = gpu::LaunchOp::create(
+            b, loc, numBlocks, one, one, index(b, threads), one, one,
+            /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+            /*asyncDependencies=*/{}, /*workgroupAttributions=*/{},
+            /*privateAttributions=*/{}, nullptr, nullptr, nullptr, kernelModule,
+            FlatSymbolRefAttr::get(ctx, name + "_" + function.str()));
+        OpBuilder kb = OpBuilder::atBlockBegin(&launch.getBody().front());
+        threadId = launch.getThreadIds().x;
+        blockSize = launch.getBlockSize().x;
+        Value block = launch.getBlockIds().x;
+        Value slice = arith::DivUIOp::create(kb, loc, block, index(kb, parts));
+        Value part = arith::RemUIOp::create(kb, loc, block, index(kb, parts));
+        SmallVector<Value> idx(layout.getNumDims());
+        delinearize(kb, slice, sliceDims, idx);
+        // Part p covers [p·E/P, (p+1)·E/P) of the split dim.
+        Value extent = extents[splitDim];
+        auto bound = [&](Value p) {
+          return arith::DivUIOp::create(
+              kb, loc, arith::MulIOp::create(kb, loc, p, extent),
+              index(kb, parts));
+        };
+        split = SplitRange{
+            splitDim, bound(part),
+            bound(arith::AddIOp::create(kb, loc, part, index(kb, 1)))};
+        Value ws = memref::GetGlobalOp::create(kb, loc, workspaceType, name);
+        Value slot = arith::MulIOp::create(kb, loc, block, index(kb, kFields));
+        auto paths = [&](OpBuilder &pb, int64_t w) {
+          body(pb, w, idx, ws, slot, part);
+        };
+        if (useVectors) {
+          scf::IfOp::create(
+              kb, loc, useVectors,
+              [&](OpBuilder &tb, Location) {
+                paths(tb, width);
+                scf::YieldOp::create(tb, loc);
+              },
+              [&](OpBuilder &eb, Location) {
+                paths(eb, 1);
+                scf::YieldOp::create(eb, loc);
+              });
+        } else {
+          paths(kb, 1);
+        }
+        gpu::TerminatorOp::create(kb, loc);
+        split.reset();
+      };
+  auto field = [&](OpBuilder &fb, Value base, int64_t f) {
+    return arith::AddIOp::create(fb, loc, base, index(fb, f));
+  };
+  auto onThreadZero = [&](OpBuilder &tb, function_ref<void(OpBuilder &)> fn) {
+    Value isFirst = arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::eq,
+                                          threadId, index(tb, 0));
+    scf::IfOp::create(tb, loc, isFirst, [&](OpBuilder &ib, Location) {
+      fn(ib);
+      scf::YieldOp::create(ib, loc);
+    });
+  };
+  // The slice's totals of field `f` over its parts, in part order (every
+  // block of the slice gets the same bits); max for the magnitude bits.
+  auto totals = [&](OpBuilder &tb, Value ws, Value slot, Value part) {
+    Value first = arith::SubIOp::create(
+        tb, loc, slot,
+        arith::MulIOp::create(tb, loc, part, index(tb, kFields)));
+    Value zero = accConstant(tb, 0.0);
+    Value zeroBits =
+        arith::ConstantOp::create(tb, loc, tb.getI32IntegerAttr(0));
+    auto loop = scf::ForOp::create(
+        tb, loc, index(tb, 0), index(tb, parts), index(tb, 1),
+        ValueRange{zero, zeroBits, zero, zero},
+        [&](OpBuilder &lb, Location, Value q, ValueRange sums) {
+          Value at = arith::AddIOp::create(
+              lb, loc, first,
+              arith::MulIOp::create(lb, loc, q, index(lb, kFields)));
+          auto read = [&](int64_t f) -> Value {
+            return memref::LoadOp::create(lb, loc, ws,
+                                          ValueRange{field(lb, at, f)});
+          };
+          Value bits =
+              arith::BitcastOp::create(lb, loc, lb.getI32Type(), read(1));
+          scf::YieldOp::create(
+              lb, loc,
+              ValueRange{arith::AddFOp::create(lb, loc, sums[0], read(0)),
+                         arith::MaxSIOp::create(lb, loc, sums[1], bits),
+                         arith::AddFOp::create(lb, loc, sums[2], read(2)),
+                         arith::AddFOp::create(lb, loc, sums[3], read(3))});
+        });
+    SmallVector<Value> out(loop.getResults());
+    out[1] = arith::BitcastOp::create(tb, loc, acc, out[1]);
+    return out;
+  };
+  auto store = [&](OpBuilder &sb, Value ws, Value slot, int64_t f, Value v) {
+    memref::StoreOp::create(sb, loc, v, ws, ValueRange{field(sb, slot, f)});
+  };
+
+  // 1. Per part: Σx (standard mode) and max|x| (as the magnitude bits).
+  launchParts("partial", [&](OpBuilder &kb, int64_t w, ArrayRef<Value> idx,
+                             Value ws, Value slot, Value) {
+    VectorType bitsType = VectorType::get({w}, kb.getI32Type());
+    Value magnitude = arith::ConstantOp::create(
+        kb, loc,
+        DenseElementsAttr::get(bitsType,
+                               kb.getI32IntegerAttr(0x7fffffff).getValue()));
+    SmallVector<Value> inits = {
+        arith::ConstantOp::create(kb, loc, kb.getZeroAttr(accVector(w))),
+        arith::ConstantOp::create(kb, loc, kb.getZeroAttr(bitsType))};
+    SmallVector<Value> partial = overThreadElements(
+        kb, SmallVector<Value>(idx), outerReduced, w, inits, nullptr,
+        [&](OpBuilder &eb, ArrayRef<Value> at, ValueRange,
+            ValueRange a) -> SmallVector<Value> {
+          Value v = loadX(eb, at, w);
+          Value bits = arith::AndIOp::create(
+              eb, loc, arith::BitcastOp::create(eb, loc, bitsType, v),
+              magnitude);
+          return {arith::AddFOp::create(eb, loc, a[0], v),
+                  arith::MaxSIOp::create(eb, loc, a[1], bits)};
+        });
+    Value sum = blockSum(kb, partial[0]);
+    Value maxBits =
+        sliceReduce(kb,
+                    vector::ReductionOp::create(
+                        kb, loc, vector::CombiningKind::MAXSI, partial[1]),
+                    gpu::AllReduceOperation::MAXSI);
+    onThreadZero(kb, [&](OpBuilder &tb) {
+      store(tb, ws, slot, 0, sum);
+      store(tb, ws, slot, 1, arith::BitcastOp::create(tb, loc, acc, maxBits));
+    });
+  });
+
+  // The slice's mean and scale factor from the partials (the same in every
+  // block and in both later launches).
+  auto meanAndScale = [&](OpBuilder &tb, ArrayRef<Value> sums) {
+    Value mean = arith::DivFOp::create(tb, loc, sums[0], count);
+    return std::make_pair(mean, buildScaleFactor(tb, loc, sums[1]));
+  };
+
+  // 2. Per part: Σd and Σd² with d = k·x − k·mean, or Σ(k·x)².
+  launchParts("deviation", [&](OpBuilder &kb, int64_t w, ArrayRef<Value> idx,
+                               Value ws, Value slot, Value part) {
+    SmallVector<Value> sums = totals(kb, ws, slot, part);
+    auto [mean, k] = meanAndScale(kb, sums);
+    Value kV = splat(kb, k, w);
+    Value negScaledMean = splat(
+        kb,
+        arith::NegFOp::create(kb, loc, arith::MulFOp::create(kb, loc, mean, k)),
+        w);
+    Value zeros =
+        arith::ConstantOp::create(kb, loc, kb.getZeroAttr(accVector(w)));
+    bool standard = mode == NormMode::standard;
+    SmallVector<Value> partial = overThreadElements(
+        kb, SmallVector<Value>(idx), outerReduced, w, {zeros, zeros}, nullptr,
+        [&](OpBuilder &eb, ArrayRef<Value> at, ValueRange,
+            ValueRange a) -> SmallVector<Value> {
+          Value v = loadX(eb, at, w);
+          if (!standard) {
+            Value scaled = arith::MulFOp::create(eb, loc, v, kV);
+            return {math::FmaOp::create(eb, loc, scaled, scaled, a[0]), a[1]};
+          }
+          Value d = math::FmaOp::create(eb, loc, v, kV, negScaledMean);
+          return {arith::AddFOp::create(eb, loc, a[0], d),
+                  math::FmaOp::create(eb, loc, d, d, a[1])};
+        });
+    Value first = blockSum(kb, partial[0]);
+    Value second = standard ? blockSum(kb, partial[1]) : accConstant(kb, 0.0);
+    onThreadZero(kb, [&](OpBuilder &tb) {
+      store(tb, ws, slot, 2, first);
+      store(tb, ws, slot, 3, second);
+    });
+  });
+
+  // 3. Per part: the statistics from the partials, the normalize pass, and
+  // the statistics written by the slice's first part.
+  launchParts("normalize", [&](OpBuilder &kb, int64_t w, ArrayRef<Value> idx,
+                               Value ws, Value slot, Value part) {
+    SmallVector<Value> sums = totals(kb, ws, slot, part);
+    auto [mean, k] = meanAndScale(kb, sums);
+    SliceStatistics stats;
+    Value l2Scale;
+    if (mode == NormMode::standard) {
+      CenteredStatistics centered = buildCenteredStatistics(
+          kb, loc, sums[3], k, sums[2], mean, count, eps);
+      stats = {centered.mean, centered.variance, centered.rstd, Value()};
+    } else if (mode == NormMode::rms) {
+      Value meanSquare = arith::DivFOp::create(kb, loc, sums[2], count);
+      stats.rstd = buildScaledRsqrt(kb, loc, meanSquare, k, eps);
+    } else {
+      std::tie(stats.rstd, stats.savedInverseNorm) =
+          buildL2Inverse(kb, loc, sums[2], k, sums[1], eps);
+      l2Scale = k;
+    }
+    normalizePass(kb, SmallVector<Value>(idx), outerReduced, w, stats.mean,
+                  l2Scale, stats.rstd);
+    Value firstPart = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::eq,
+                                            part, index(kb, 0));
+    scf::IfOp::create(kb, loc, firstPart, [&](OpBuilder &tb, Location) {
+      storeSliceStatistics(tb, idx, stats);
+      scf::YieldOp::create(tb, loc);
+    });
+  });
 }
 
 void GPUKernelEmitter::emit() {
@@ -703,6 +968,37 @@ void GPUKernelEmitter::emit() {
       threads *= 2;
   }
   launchThreads = threads;
+
+  // Few long slices (BatchNorm's channels, the groups of one image's
+  // GroupNorm) would leave most of the GPU idle with a block each: each
+  // slice is split into parts along its outermost reduced dim, a block per
+  // part, the parts' sums combined through a workspace over three launches.
+  if (computed && threadsOnInnermost && !singleRun) {
+    int64_t splitDim =
+        *llvm::find_if(llvm::seq<int64_t>(0, innermost),
+                       [&](int64_t c) { return layout.isReduced(c); });
+    int64_t slices = 1, sliceElements = 1;
+    bool isStatic = true;
+    for (int64_t c = 0; c <= innermost; ++c) {
+      isStatic &= !ShapedType::isDynamic(staticExtents[c]);
+      if (!isStatic)
+        break;
+      (layout.isReduced(c) ? sliceElements : slices) *= staticExtents[c];
+    }
+    if (isStatic && slices > 0 && slices < kSplitBelowSlices) {
+      int64_t parts = std::min(
+          {static_cast<int64_t>(llvm::divideCeil(kSplitBelowSlices, slices)),
+           kSplitMaxParts, staticExtents[splitDim],
+           sliceElements / kSplitMinPartElements});
+      if (parts > 1) {
+        emitSplitSlices(b, blockDims, index(b, slices), splitDim, parts,
+                        threads, width, useVectors);
+        rewriter.eraseOp(op);
+        return;
+      }
+    }
+  }
+
   // A static slice of at most kWarp · kWarpSliceElements elements fits the
   // registers of one warp: a warp per slice, several per block (longer ones
   // take a block each: the warp's loads in flight would not cover them).

@@ -314,3 +314,43 @@ func.func @uneven_resident_row(%x: memref<?x1000xf32>, %g: memref<1000xf32>, %y:
       outs(%y : memref<?x1000xf32>)
   return
 }
+
+// -----
+
+// BatchNorm training over 32x64x56x56: 64 channels would be 64 blocks on a
+// GPU of 132 SMs. Each channel is split into 5 parts along N (a block each,
+// 320 blocks), over three launches in one kernel module that share a
+// workspace global (Σx and max|x| per part; Σd and Σd² per part, every block
+// combining its channel's partials in part order; then the statistics and
+// the normalize pass, the first part writing the saved and running
+// statistics). Part p covers [p·32/5, (p+1)·32/5) of N.
+// CHECK-LABEL: func.func @split_batch_norm
+// CHECK: gpu.launch blocks(%[[B1:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c320, %{{.+}} = %c1, %{{.+}} = %c1) threads(%{{.+}}) in (%{{.+}} = %c256, %{{.+}} = %c1, %{{.+}} = %c1) module(@[[WS:norm_workspace[a-z0-9_]*]]_kernels) function(@[[WS]]_partial)
+// CHECK: %[[PART:.+]] = arith.remui %[[B1]], %c5 : index
+// CHECK: %[[LO:.+]] = arith.divui %{{.+}}, %c5 : index
+// CHECK: %[[HI:.+]] = arith.divui %{{.+}}, %c5 : index
+// CHECK: memref.get_global @[[WS]] : memref<1280xf32>
+// CHECK: scf.for %{{.+}} = %[[LO]] to %[[HI]] step %c1 iter_args({{.+}}) -> (vector<4xf32>, vector<4xi32>)
+// CHECK: gpu.all_reduce add
+// CHECK: gpu.all_reduce maxsi
+// CHECK: memref.store %{{.+}}, %{{.+}}[%{{.+}}] : memref<1280xf32>
+// CHECK: gpu.launch {{.+}} module(@[[WS]]_kernels) function(@[[WS]]_deviation)
+// CHECK: scf.for %{{.+}} = %c0 to %c5 step %c1 iter_args({{.+}}) -> (f32, i32, f32, f32)
+// CHECK: math.fma
+// CHECK: gpu.all_reduce add
+// CHECK: gpu.all_reduce add
+// CHECK: gpu.launch {{.+}} module(@[[WS]]_kernels) function(@[[WS]]_normalize)
+// CHECK: scf.for %{{.+}} = %c0 to %c5 step %c1 iter_args({{.+}}) -> (f32, i32, f32, f32)
+// CHECK: math.rsqrt
+// CHECK: vector.store %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<32x64x3136xf32>, vector<4xf32>
+// CHECK: %[[FIRSTPART:.+]] = arith.cmpi eq, %{{.+}}, %c0 : index
+// CHECK: scf.if %[[FIRSTPART]] {
+// CHECK: memref.store %{{.+}}, %arg6
+// CHECK: memref.store %{{.+}}, %arg7
+// CHECK: memref.global "private" @[[WS]] : memref<1280xf32>
+func.func @split_batch_norm(%x: memref<32x64x56x56xf32>, %g: memref<64xf32>, %b: memref<64xf32>, %y: memref<32x64x56x56xf32>, %sm: memref<64xf32>, %sv: memref<64xf32>, %rm: memref<64xf32>, %rv: memref<64xf32>) {
+  norm.normalize standard axes = [0, 2, 3] epsilon = 1.0e-05 momentum = 1.000000e-01 unbiased saved_variance
+      ins(%x : memref<32x64x56x56xf32>) scale(%g : memref<64xf32>) bias(%b : memref<64xf32>) affine_dims = [1]
+      outs(%y : memref<32x64x56x56xf32>) saved(%sm, %sv : memref<64xf32>, memref<64xf32>) running(%rm, %rv : memref<64xf32>, memref<64xf32>)
+  return
+}
