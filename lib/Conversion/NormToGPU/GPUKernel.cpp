@@ -145,6 +145,25 @@ private:
                                  index(b, r * launchThreads * width));
   }
 
+  /// `body` for the vector path (width `width`) where `useVectors` holds,
+  /// else for the element path (width 1); only the latter without it.
+  void emitPaths(OpBuilder &b, Value useVectors, int64_t width,
+                 function_ref<void(OpBuilder &, int64_t)> body) {
+    if (!useVectors) {
+      body(b, 1);
+      return;
+    }
+    scf::IfOp::create(
+        b, loc, useVectors,
+        [&](OpBuilder &tb, Location) {
+          body(tb, width);
+          scf::YieldOp::create(tb, loc);
+        },
+        [&](OpBuilder &eb, Location) {
+          body(eb, 1);
+          scf::YieldOp::create(eb, loc);
+        });
+  }
   /// With computed statistics: the body of the block owning one slice.
   void emitSliceBlock(OpBuilder &b, SmallVector<Value> idx, int64_t width);
   /// Thread 0 of the slice at `idx` writes its saved statistics and updates
@@ -710,23 +729,9 @@ void GPUKernelEmitter::emitSplitSlices(OpBuilder &b,
             bound(arith::AddIOp::create(kb, loc, part, index(kb, 1)))};
         Value ws = memref::GetGlobalOp::create(kb, loc, workspaceType, name);
         Value slot = arith::MulIOp::create(kb, loc, block, index(kb, kFields));
-        auto paths = [&](OpBuilder &pb, int64_t w) {
+        emitPaths(kb, useVectors, width, [&](OpBuilder &pb, int64_t w) {
           body(pb, w, idx, ws, slot, part);
-        };
-        if (useVectors) {
-          scf::IfOp::create(
-              kb, loc, useVectors,
-              [&](OpBuilder &tb, Location) {
-                paths(tb, width);
-                scf::YieldOp::create(tb, loc);
-              },
-              [&](OpBuilder &eb, Location) {
-                paths(eb, 1);
-                scf::YieldOp::create(eb, loc);
-              });
-        } else {
-          paths(kb, 1);
-        }
+        });
         gpu::TerminatorOp::create(kb, loc);
         split.reset();
       };
@@ -1051,22 +1056,7 @@ void GPUKernelEmitter::emit() {
       normalizePass(bb, idx, {}, w, Value(), Value(), Value());
     }
   };
-  auto paths = [&](OpBuilder &pb) {
-    if (!useVectors) {
-      body(pb, 1);
-      return;
-    }
-    scf::IfOp::create(
-        pb, loc, useVectors,
-        [&](OpBuilder &tb, Location) {
-          body(tb, width);
-          scf::YieldOp::create(tb, loc);
-        },
-        [&](OpBuilder &eb, Location) {
-          body(eb, 1);
-          scf::YieldOp::create(eb, loc);
-        });
-  };
+  auto paths = [&](OpBuilder &pb) { emitPaths(pb, useVectors, width, body); };
   if (sliceInRange) {
     // The last block's spare warps have no slice (uniform per warp).
     scf::IfOp::create(kb, loc, sliceInRange, [&](OpBuilder &tb, Location) {
