@@ -147,8 +147,9 @@ def ConvertNormToGPUPass : Pass<"convert-norm-to-gpu"> {
       `convert-norm-to-linalg` (the same functions build them). The
       normalize pass then runs over the slice (registers or L2) and thread 0
       writes the saved and running statistics;
-    * few long static slices (fewer than 264, at least 16384 elements:
-      BatchNorm's channels, one image's GroupNorm groups) are split along
+    * few long slices (fewer than 264, at least 16384 elements:
+      BatchNorm's channels, one image's GroupNorm groups; decided here for
+      static shapes, on the host at run time for dynamic ones) are split along
       their outermost reduced dim into parts of at least 8192 elements, a
       block each, over three launches in one kernel module that share a
       device-global workspace: Σx and max|x| per part; then, with the

@@ -173,8 +173,9 @@ private:
   /// The slices split into `parts` parts along `splitDim`, three launches
   /// in one kernel module sharing a workspace (see emit).
   void emitSplitSlices(OpBuilder &b, ArrayRef<int64_t> sliceDims,
-                       Value numSlices, int64_t splitDim, int64_t parts,
-                       int64_t threads, int64_t width, Value useVectors);
+                       Value numSlices, int64_t splitDim, Value parts,
+                       int64_t capacity, int64_t threads, int64_t width,
+                       Value useVectors);
   /// The normalize pass over this thread's elements of the slice (or run)
   /// at `idx`. With computed statistics `mean` (standard mode), `l2Scale`
   /// (l2) and `rstd` are the slice's; with given ones (all null) they are
@@ -667,8 +668,9 @@ void GPUKernelEmitter::normalizePass(OpBuilder &b, SmallVector<Value> idx,
 void GPUKernelEmitter::emitSplitSlices(OpBuilder &b,
                                        ArrayRef<int64_t> sliceDims,
                                        Value numSlices, int64_t splitDim,
-                                       int64_t parts, int64_t threads,
-                                       int64_t width, Value useVectors) {
+                                       Value parts, int64_t capacity,
+                                       int64_t threads, int64_t width,
+                                       Value useVectors) {
   MLIRContext *ctx = b.getContext();
   auto module = op->getParentOfType<ModuleOp>();
   // The workspace: per (slice, part) Σx, the max|x| bits, Σd (or Σ(k·x)²)
@@ -676,9 +678,7 @@ void GPUKernelEmitter::emitSplitSlices(OpBuilder &b,
   // call: concurrent calls of one kernel on different streams would share
   // it (kernels of one op run in stream order, which is all this needs).
   constexpr int64_t kFields = 4;
-  int64_t numSlicesStatic = getConstantIntValue(numSlices).value_or(0);
-  auto workspaceType =
-      MemRefType::get({numSlicesStatic * parts * kFields}, b.getF32Type());
+  auto workspaceType = MemRefType::get({capacity * kFields}, b.getF32Type());
   OpBuilder detached(ctx);
   auto workspace = memref::GlobalOp::create(
       detached, loc, "norm_workspace", b.getStringAttr("private"),
@@ -691,8 +691,7 @@ void GPUKernelEmitter::emitSplitSlices(OpBuilder &b,
   for (int64_t c = 0; c < innermost; ++c)
     if (layout.isReduced(c))
       outerReduced.push_back(c);
-  Value partsValue = index(b, parts);
-  Value numBlocks = arith::MulIOp::create(b, loc, numSlices, partsValue);
+  Value numBlocks = arith::MulIOp::create(b, loc, numSlices, parts);
   Value one = index(b, 1);
   NormMode mode = op.getMode();
 
@@ -713,16 +712,15 @@ void GPUKernelEmitter::emitSplitSlices(OpBuilder &b,
         threadId = launch.getThreadIds().x;
         blockSize = launch.getBlockSize().x;
         Value block = launch.getBlockIds().x;
-        Value slice = arith::DivUIOp::create(kb, loc, block, index(kb, parts));
-        Value part = arith::RemUIOp::create(kb, loc, block, index(kb, parts));
+        Value slice = arith::DivUIOp::create(kb, loc, block, parts);
+        Value part = arith::RemUIOp::create(kb, loc, block, parts);
         SmallVector<Value> idx(layout.getNumDims());
         delinearize(kb, slice, sliceDims, idx);
         // Part p covers [p·E/P, (p+1)·E/P) of the split dim.
         Value extent = extents[splitDim];
         auto bound = [&](Value p) {
           return arith::DivUIOp::create(
-              kb, loc, arith::MulIOp::create(kb, loc, p, extent),
-              index(kb, parts));
+              kb, loc, arith::MulIOp::create(kb, loc, p, extent), parts);
         };
         split = SplitRange{
             splitDim, bound(part),
@@ -756,7 +754,7 @@ void GPUKernelEmitter::emitSplitSlices(OpBuilder &b,
     Value zeroBits =
         arith::ConstantOp::create(tb, loc, tb.getI32IntegerAttr(0));
     auto loop = scf::ForOp::create(
-        tb, loc, index(tb, 0), index(tb, parts), index(tb, 1),
+        tb, loc, index(tb, 0), parts, index(tb, 1),
         ValueRange{zero, zeroBits, zero, zero},
         [&](OpBuilder &lb, Location, Value q, ValueRange sums) {
           Value at = arith::AddIOp::create(
@@ -978,6 +976,8 @@ void GPUKernelEmitter::emit() {
   // GroupNorm) would leave most of the GPU idle with a block each: each
   // slice is split into parts along its outermost reduced dim, a block per
   // part, the parts' sums combined through a workspace over three launches.
+  // Static shapes decide here; dynamic ones on the host at run time, with
+  // the single launch below as the other branch.
   if (computed && threadsOnInnermost && !singleRun) {
     int64_t splitDim =
         *llvm::find_if(llvm::seq<int64_t>(0, innermost),
@@ -990,17 +990,60 @@ void GPUKernelEmitter::emit() {
         break;
       (layout.isReduced(c) ? sliceElements : slices) *= staticExtents[c];
     }
-    if (isStatic && slices > 0 && slices < kSplitBelowSlices) {
-      int64_t parts = std::min(
-          {static_cast<int64_t>(llvm::divideCeil(kSplitBelowSlices, slices)),
-           kSplitMaxParts, staticExtents[splitDim],
-           sliceElements / kSplitMinPartElements});
-      if (parts > 1) {
-        emitSplitSlices(b, blockDims, index(b, slices), splitDim, parts,
-                        threads, width, useVectors);
-        rewriter.eraseOp(op);
-        return;
+    if (isStatic) {
+      if (slices > 0 && slices < kSplitBelowSlices) {
+        int64_t parts = std::min(
+            {static_cast<int64_t>(llvm::divideCeil(kSplitBelowSlices, slices)),
+             kSplitMaxParts, staticExtents[splitDim],
+             sliceElements / kSplitMinPartElements});
+        if (parts > 1) {
+          emitSplitSlices(b, blockDims, index(b, slices), splitDim,
+                          index(b, parts), slices * parts, threads, width,
+                          useVectors);
+          rewriter.eraseOp(op);
+          return;
+        }
       }
+    } else {
+      // parts = min(⌈264 / slices⌉, 32, extent of the split dim,
+      // elements / 8192), split when at least 2 (and slices > 0).
+      Value slicesValue = numBlocks;
+      Value sliceElementsValue = index(b, 1);
+      for (int64_t c = 0; c <= innermost; ++c)
+        if (layout.isReduced(c))
+          sliceElementsValue =
+              arith::MulIOp::create(b, loc, sliceElementsValue, extents[c]);
+      auto minimum = [&](Value lhs, Value rhs) -> Value {
+        return arith::MinUIOp::create(b, loc, lhs, rhs);
+      };
+      Value parts = arith::CeilDivUIOp::create(
+          b, loc, index(b, kSplitBelowSlices),
+          arith::MaxUIOp::create(b, loc, slicesValue, index(b, 1)));
+      parts = minimum(parts, index(b, kSplitMaxParts));
+      parts = minimum(parts, extents[splitDim]);
+      parts = minimum(parts,
+                      arith::DivUIOp::create(b, loc, sliceElementsValue,
+                                             index(b, kSplitMinPartElements)));
+      Value fewSlices = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, slicesValue,
+                                index(b, kSplitBelowSlices)),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, slicesValue,
+                                index(b, 0)));
+      Value splits = arith::AndIOp::create(
+          b, loc, fewSlices,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, parts,
+                                index(b, 2)));
+      auto choice = scf::IfOp::create(b, loc, splits, /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(choice.thenBlock()->getTerminator());
+        emitSplitSlices(b, blockDims, slicesValue, splitDim, parts,
+                        kSplitBelowSlices * kSplitMaxParts, threads, width,
+                        useVectors);
+      }
+      // The single launch below goes to the other branch.
+      b.setInsertionPoint(choice.elseBlock()->getTerminator());
     }
   }
 

@@ -354,3 +354,34 @@ func.func @split_batch_norm(%x: memref<32x64x56x56xf32>, %g: memref<64xf32>, %b:
       outs(%y : memref<32x64x56x56xf32>) saved(%sm, %sv : memref<64xf32>, memref<64xf32>) running(%rm, %rv : memref<64xf32>, memref<64xf32>)
   return
 }
+
+// -----
+
+// With dynamic shapes the split is decided on the host: parts = min(⌈264 /
+// channels⌉, 32, N, elements per channel / 8192); at least 2 parts and
+// fewer than 264 channels take the three split launches (workspace sized
+// for the most parts: 264 · 32 · 4 floats), else the single launch.
+// CHECK-LABEL: func.func @dynamic_split_batch_norm
+// CHECK: %[[N:.+]] = memref.dim %arg0, %c0
+// CHECK: %[[C:.+]] = memref.dim %arg0, %c1
+// CHECK: %[[P0:.+]] = arith.ceildivui %c264, %{{.+}} : index
+// CHECK: %[[P1:.+]] = arith.minui %[[P0]], %c32 : index
+// CHECK: %[[P2:.+]] = arith.minui %[[P1]], %[[N]] : index
+// CHECK: %[[PARTS:.+]] = arith.minui %[[P2]], %{{.+}} : index
+// CHECK: %[[ENOUGH:.+]] = arith.cmpi uge, %[[PARTS]], %c2 : index
+// CHECK: %[[SPLIT:.+]] = arith.andi %{{.+}}, %[[ENOUGH]] : i1
+// CHECK: scf.if %[[SPLIT]] {
+// CHECK: gpu.launch {{.+}} module(@[[WS:norm_workspace[a-z0-9_]*]]_kernels) function(@[[WS]]_partial)
+// CHECK: memref.get_global @[[WS]] : memref<33792xf32>
+// CHECK: gpu.launch {{.+}} function(@[[WS]]_deviation)
+// CHECK: gpu.launch {{.+}} function(@[[WS]]_normalize)
+// CHECK: } else {
+// CHECK: gpu.launch blocks(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %[[C]],
+// CHECK-NOT: module(
+// CHECK: memref.global "private" @[[WS]] : memref<33792xf32>
+func.func @dynamic_split_batch_norm(%x: memref<?x?x?xf32>, %g: memref<?xf32>, %b: memref<?xf32>, %y: memref<?x?x?xf32>) {
+  norm.normalize standard axes = [0, 2] epsilon = 1.0e-05
+      ins(%x : memref<?x?x?xf32>) scale(%g : memref<?xf32>) bias(%b : memref<?xf32>) affine_dims = [1]
+      outs(%y : memref<?x?x?xf32>)
+  return
+}
