@@ -246,7 +246,7 @@ func.func @short_layer_norm(%x: tensor<?x256xf32>, %g: tensor<256xf32>, %b: tens
 // launched in order, sharing a device-global workspace for the parts'
 // partial sums.
 // CHECK-LABEL: llvm.func @split_batch_norm(
-// CHECK: gpu.launch_func @[[MOD:norm_workspace[a-z0-9_]*]]_kernels::@[[MOD]]_partial
+// CHECK: gpu.launch_func @[[MOD:[a-z0-9_]+_split[a-z0-9_]*]]_kernels::@[[MOD]]_partial
 // CHECK: gpu.launch_func @[[MOD]]_kernels::@[[MOD]]_deviation
 // CHECK: gpu.launch_func @[[MOD]]_kernels::@[[MOD]]_normalize
 // CHECK: gpu.binary @[[MOD]]_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80"{{.*}}assembly = "

@@ -148,9 +148,10 @@ def ConvertNormToGPUPass : Pass<"convert-norm-to-gpu"> {
       normalize pass then runs over the slice (registers or L2) and thread 0
       writes the saved and running statistics;
     * few long slices (fewer than 264, at least 16384 elements:
-      BatchNorm's channels, one image's GroupNorm groups; decided here for
-      static shapes, on the host at run time for dynamic ones) are split along
-      their outermost reduced dim into parts of at least 8192 elements, a
+      BatchNorm's channels, one image's GroupNorm groups, a few long rows;
+      decided here for static shapes, on the host at run time for dynamic
+      ones) are split along their outermost reduced dim (a row along itself,
+      in whole vectors) into parts of at least 8192 elements, a
       block each, over three launches in one kernel module that share a
       device-global workspace: Σx and max|x| per part; then, with the
       slice's mean and scale factor k (from max|x|, always) combined from

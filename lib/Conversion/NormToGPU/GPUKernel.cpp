@@ -28,6 +28,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::norm;
@@ -383,8 +384,14 @@ GPUKernelEmitter::overThreadElements(OpBuilder &b, SmallVector<Value> idx,
   Value widthValue = index(b, width);
   Value start = arith::MulIOp::create(b, loc, threadId, widthValue);
   Value step = arith::MulIOp::create(b, loc, blockSize, widthValue);
+  Value end = extents[innermost];
+  if (split && split->dim == innermost) {
+    // A part of a split row: its range, whose bounds are whole vectors.
+    start = arith::AddIOp::create(b, loc, split->lower, start);
+    end = split->upper;
+  }
   auto loop = scf::ForOp::create(
-      b, loc, start, extents[innermost], step, inits,
+      b, loc, start, end, step, inits,
       [&](OpBuilder &lb, Location, Value i, ValueRange iters) {
         SmallVector<Value> inner(idx);
         inner[innermost] = i;
@@ -680,9 +687,13 @@ void GPUKernelEmitter::emitSplitSlices(OpBuilder &b,
   constexpr int64_t kFields = 4;
   auto workspaceType = MemRefType::get({capacity * kFields}, b.getF32Type());
   OpBuilder detached(ctx);
+  // Named after the function, so that profiles name the kernels.
+  std::string base = "norm";
+  if (auto func = op->getParentOfType<FunctionOpInterface>())
+    base = func.getName().str();
   auto workspace = memref::GlobalOp::create(
-      detached, loc, "norm_workspace", b.getStringAttr("private"),
-      workspaceType, Attribute(), /*constant=*/false, IntegerAttr());
+      detached, loc, base + "_split", b.getStringAttr("private"), workspaceType,
+      Attribute(), /*constant=*/false, IntegerAttr());
   SymbolTable(module).insert(workspace);
   std::string name = workspace.getSymName().str();
   auto kernelModule = FlatSymbolRefAttr::get(ctx, name + "_kernels");
@@ -716,11 +727,21 @@ void GPUKernelEmitter::emitSplitSlices(OpBuilder &b,
         Value part = arith::RemUIOp::create(kb, loc, block, parts);
         SmallVector<Value> idx(layout.getNumDims());
         delinearize(kb, slice, sliceDims, idx);
-        // Part p covers [p·E/P, (p+1)·E/P) of the split dim.
+        // Part p covers [p·E/P, (p+1)·E/P) of the split dim, in whole
+        // vectors when that is the threads' dim (the last part ends at E).
         Value extent = extents[splitDim];
-        auto bound = [&](Value p) {
-          return arith::DivUIOp::create(
-              kb, loc, arith::MulIOp::create(kb, loc, p, extent), parts);
+        int64_t unit = splitDim == innermost ? width : 1;
+        auto bound = [&](Value p) -> Value {
+          Value units =
+              arith::DivUIOp::create(kb, loc, extent, index(kb, unit));
+          Value at = arith::MulIOp::create(
+              kb, loc,
+              arith::DivUIOp::create(
+                  kb, loc, arith::MulIOp::create(kb, loc, p, units), parts),
+              index(kb, unit));
+          Value last = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::eq,
+                                             p, parts);
+          return arith::SelectOp::create(kb, loc, last, extent, at);
         };
         split = SplitRange{
             splitDim, bound(part),
@@ -973,32 +994,46 @@ void GPUKernelEmitter::emit() {
   launchThreads = threads;
 
   // Few long slices (BatchNorm's channels, the groups of one image's
-  // GroupNorm) would leave most of the GPU idle with a block each: each
-  // slice is split into parts along its outermost reduced dim, a block per
-  // part, the parts' sums combined through a workspace over three launches.
+  // GroupNorm, a few long rows) would leave most of the GPU idle with a
+  // block each: each slice is split into parts along its outermost reduced
+  // dim (a row along itself, in whole vectors), a block per part, the
+  // parts' sums combined through a workspace over three launches.
   // Static shapes decide here; dynamic ones on the host at run time, with
   // the single launch below as the other branch.
-  if (computed && threadsOnInnermost && !singleRun) {
+  if (computed && threadsOnInnermost) {
+    // The outermost reduced dim; the threads' own for a single run (a row).
     int64_t splitDim =
-        *llvm::find_if(llvm::seq<int64_t>(0, innermost),
+        *llvm::find_if(llvm::seq<int64_t>(0, innermost + 1),
                        [&](int64_t c) { return layout.isReduced(c); });
     int64_t slices = 1, sliceElements = 1;
-    bool isStatic = true;
+    bool slicesStatic = true, elementsStatic = true;
     for (int64_t c = 0; c <= innermost; ++c) {
-      isStatic &= !ShapedType::isDynamic(staticExtents[c]);
-      if (!isStatic)
-        break;
-      (layout.isReduced(c) ? sliceElements : slices) *= staticExtents[c];
+      bool reduced = layout.isReduced(c);
+      if (ShapedType::isDynamic(staticExtents[c]))
+        (reduced ? elementsStatic : slicesStatic) = false;
+      else
+        (reduced ? sliceElements : slices) *= staticExtents[c];
     }
-    if (isStatic) {
+    bool isStatic = slicesStatic && elementsStatic;
+    // Slices known to be too short for two parts never split.
+    bool tooShort = elementsStatic && sliceElements < 2 * kSplitMinPartElements;
+    if (tooShort) {
+      // The single launch below.
+    } else if (isStatic) {
       if (slices > 0 && slices < kSplitBelowSlices) {
         int64_t parts = std::min(
             {static_cast<int64_t>(llvm::divideCeil(kSplitBelowSlices, slices)),
              kSplitMaxParts, staticExtents[splitDim],
              sliceElements / kSplitMinPartElements});
         if (parts > 1) {
+          // A part of a split row is shorter than the row the threads were
+          // chosen for.
+          int64_t partThreads =
+              splitDim == innermost
+                  ? threadsFor(llvm::divideCeil(sliceElements, parts), width)
+                  : threads;
           emitSplitSlices(b, blockDims, index(b, slices), splitDim,
-                          index(b, parts), slices * parts, threads, width,
+                          index(b, parts), slices * parts, partThreads, width,
                           useVectors);
           rewriter.eraseOp(op);
           return;

@@ -325,10 +325,16 @@ func.func @uneven_resident_row(%x: memref<?x1000xf32>, %g: memref<1000xf32>, %y:
 // the normalize pass, the first part writing the saved and running
 // statistics). Part p covers [p·32/5, (p+1)·32/5) of N.
 // CHECK-LABEL: func.func @split_batch_norm
-// CHECK: gpu.launch blocks(%[[B1:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c320, %{{.+}} = %c1, %{{.+}} = %c1) threads(%{{.+}}) in (%{{.+}} = %c256, %{{.+}} = %c1, %{{.+}} = %c1) module(@[[WS:norm_workspace[a-z0-9_]*]]_kernels) function(@[[WS]]_partial)
+// CHECK: gpu.launch blocks(%[[B1:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c320, %{{.+}} = %c1, %{{.+}} = %c1) threads(%{{.+}}) in (%{{.+}} = %c256, %{{.+}} = %c1, %{{.+}} = %c1) module(@[[WS:[a-z0-9_]+_split[a-z0-9_]*]]_kernels) function(@[[WS]]_partial)
 // CHECK: %[[PART:.+]] = arith.remui %[[B1]], %c5 : index
-// CHECK: %[[LO:.+]] = arith.divui %{{.+}}, %c5 : index
-// CHECK: %[[HI:.+]] = arith.divui %{{.+}}, %c5 : index
+// CHECK: %[[LOW:.+]] = arith.muli %[[PART]], %c32 : index
+// CHECK: arith.divui %[[LOW]], %c5 : index
+// CHECK: %[[LO:.+]] = arith.select
+// CHECK: %[[NEXT:.+]] = arith.addi %[[PART]], %c1 : index
+// CHECK: %[[HIGH:.+]] = arith.muli %[[NEXT]], %c32 : index
+// CHECK: %[[HIDIV:.+]] = arith.divui %[[HIGH]], %c5 : index
+// CHECK: %[[LAST:.+]] = arith.cmpi eq, %[[NEXT]], %c5 : index
+// CHECK: %[[HI:.+]] = arith.select %[[LAST]], %c32, %[[HIDIV]] : index
 // CHECK: memref.get_global @[[WS]] : memref<1280xf32>
 // CHECK: scf.for %{{.+}} = %[[LO]] to %[[HI]] step %c1 iter_args({{.+}}) -> (vector<4xf32>, vector<4xi32>)
 // CHECK: gpu.all_reduce add
@@ -371,7 +377,7 @@ func.func @split_batch_norm(%x: memref<32x64x56x56xf32>, %g: memref<64xf32>, %b:
 // CHECK: %[[ENOUGH:.+]] = arith.cmpi uge, %[[PARTS]], %c2 : index
 // CHECK: %[[SPLIT:.+]] = arith.andi %{{.+}}, %[[ENOUGH]] : i1
 // CHECK: scf.if %[[SPLIT]] {
-// CHECK: gpu.launch {{.+}} module(@[[WS:norm_workspace[a-z0-9_]*]]_kernels) function(@[[WS]]_partial)
+// CHECK: gpu.launch {{.+}} module(@[[WS:[a-z0-9_]+_split[a-z0-9_]*]]_kernels) function(@[[WS]]_partial)
 // CHECK: memref.get_global @[[WS]] : memref<33792xf32>
 // CHECK: gpu.launch {{.+}} function(@[[WS]]_deviation)
 // CHECK: gpu.launch {{.+}} function(@[[WS]]_normalize)
@@ -383,5 +389,35 @@ func.func @dynamic_split_batch_norm(%x: memref<?x?x?xf32>, %g: memref<?xf32>, %b
   norm.normalize standard axes = [0, 2] epsilon = 1.0e-05
       ins(%x : memref<?x?x?xf32>) scale(%g : memref<?xf32>) bias(%b : memref<?xf32>) affine_dims = [1]
       outs(%y : memref<?x?x?xf32>)
+  return
+}
+
+// -----
+
+// A few long rows (16 of 65536) are split along the row itself: 8 parts of
+// 8192 floats, a block of 256 threads each (128 blocks), the part bounds in
+// whole vectors of 4; each thread starts at its part's start.
+// CHECK-LABEL: func.func @split_rows
+// CHECK: gpu.launch blocks(%[[B:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c128, %{{.+}} = %c1, %{{.+}} = %c1) threads(%[[T:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%[[NT:[a-z0-9_]+]] = %c256, %{{.+}} = %c1, %{{.+}} = %c1) module(@[[WS:[a-z0-9_]+_split[a-z0-9_]*]]_kernels) function(@[[WS]]_partial)
+// CHECK: %[[ROW:.+]] = arith.divui %[[B]], %c8 : index
+// CHECK: %[[PART:.+]] = arith.remui %[[B]], %c8 : index
+// CHECK: %[[UNITS:.+]] = arith.muli %[[PART]], %c16384 : index
+// CHECK: %[[FIRST:.+]] = arith.divui %[[UNITS]], %c8 : index
+// CHECK: %[[START:.+]] = arith.muli %[[FIRST]], %c4 : index
+// CHECK: %[[LO:.+]] = arith.select %{{.+}}, %c65536, %[[START]] : index
+// CHECK: %[[HI:.+]] = arith.select %{{.+}}, %c65536, %{{.+}} : index
+// CHECK: scf.if
+// CHECK: %[[MINE:.+]] = arith.muli %[[T]], %c4 : index
+// CHECK: %[[STEP:.+]] = arith.muli %[[NT]], %c4 : index
+// CHECK: %[[FROM:.+]] = arith.addi %[[LO]], %[[MINE]] : index
+// CHECK: scf.for %[[I:.+]] = %[[FROM]] to %[[HI]] step %[[STEP]]
+// CHECK: vector.load %arg0[%[[ROW]], %[[I]]] {alignment = 16 : i64} : memref<16x65536xf32>, vector<4xf32>
+// CHECK: function(@[[WS]]_deviation)
+// CHECK: function(@[[WS]]_normalize)
+// CHECK: memref.global "private" @[[WS]] : memref<512xf32>
+func.func @split_rows(%x: memref<16x65536xf32>, %g: memref<65536xf32>, %b: memref<65536xf32>, %y: memref<16x65536xf32>) {
+  norm.normalize standard axes = [1] epsilon = 1.0e-05
+      ins(%x : memref<16x65536xf32>) scale(%g : memref<65536xf32>) bias(%b : memref<65536xf32>) affine_dims = [1]
+      outs(%y : memref<16x65536xf32>)
   return
 }
