@@ -19,6 +19,7 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.shlib_ext))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%norm_obj_root", config.norm_obj_root))
+config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(
     ("%norm_src_root", os.path.dirname(config.test_source_root))
 )

@@ -13,7 +13,8 @@
 // RUN: clang -std=c11 -Wall -Wextra -Werror -c %t/k_launch.c -o %t/k_launch.o
 // RUN: clang -std=c11 -Wall -Wextra -Werror -I%t -I%norm_src_root/dialect %S/Inputs/driver.c %t/k_launch.o %t/k.o %norm_obj_root/lib/libnorm_cuda_runtime_static.a -lstdc++ -ldl -lpthread -lm -o %t/driver
 // RUN: %t/driver | FileCheck %s --check-prefix=DRIVER
-// RUN: not norm-compile %s --target=cpu -o %t/c 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: not norm-compile %s --target=rocm -o %t/c 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: not norm-compile %s --target=cuda --openmp -o %t/c 2>&1 | FileCheck %s --check-prefix=OPENMP
 
 // HEADER: #ifndef NORM_GENERATED_K_H
 // HEADER: #include <stdint.h>
@@ -50,7 +51,8 @@
 
 // DRIVER: {{no GPU: launcher returned 1: .*libcuda.so.1|layer_norm: OK}}
 
-// TARGET: norm-compile: --target=cpu is not supported (supported: cuda)
+// TARGET: norm-compile: --target=rocm is not supported (supported: cpu, cuda)
+// OPENMP: norm-compile: --openmp is a --target=cpu option
 
 func.func @layer_norm(%x: tensor<?x768xf32>, %g: tensor<768xf32>, %b: tensor<768xf32>) -> tensor<?x768xf32> {
   %c0 = arith.constant 0 : index
