@@ -86,7 +86,7 @@ EOF
 # Each spec file once.
 for spec in $(cut -d' ' -f1 "$plan" | sort -u); do
   name="$(basename "$spec" .mlir)"
-  "$build/bin/norm-compile" "$root/$spec" --target=cuda --gpu-format="$format" \
+  "$build/bin/norm-compile" "$root/$spec" --target=cuda --gpu-format="$format" --libraries=0 \
     -o "$objdir/$name"
   "$LLVM/bin/clang" -std=c11 -O2 -Wall -Werror -c "$objdir/${name}_launch.c" \
     -o "$objdir/${name}_launch.o"

@@ -41,11 +41,13 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Object/ArchiveWriter.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -77,6 +79,11 @@ static cl::opt<std::string>
               cl::init("isa"));
 static cl::opt<std::string> chip("chip", cl::desc("GPU architecture"),
                                  cl::init("sm_90"));
+static cl::opt<bool> libraries(
+    "libraries",
+    cl::desc("Also compile the launchers with the C compiler (clang or cc "
+             "on PATH) and write libOUT.a and libOUT.so"),
+    cl::init(true));
 
 namespace {
 /// One memref argument of a lowered entry point (inputs, then results as
@@ -354,6 +361,64 @@ static LogicalResult writeObject(ModuleOp module, StringRef path) {
   return success();
 }
 
+/// Compiles the launchers with the C compiler and packs them with the kernel
+/// object into libSTEM.a and libSTEM.so next to it.
+static LogicalResult writeLibraries(StringRef base, Location loc) {
+  llvm::ErrorOr<std::string> compiler = llvm::sys::findProgramByName("clang");
+  if (!compiler)
+    compiler = llvm::sys::findProgramByName("cc");
+  if (!compiler)
+    return emitError(loc, "norm-compile: no C compiler (clang or cc) on "
+                          "PATH for the libraries; --libraries=0 writes "
+                          "the object and the launchers only");
+  std::string launchers = (base + "_launch.c").str();
+  std::string launchObject = (base + "_launch.o").str();
+  std::string kernels = (base + ".o").str();
+  auto run = [&](ArrayRef<std::string> args) -> LogicalResult {
+    SmallVector<StringRef> argv = {*compiler};
+    for (const std::string &arg : args)
+      argv.push_back(arg);
+    std::string message;
+    if (llvm::sys::ExecuteAndWait(*compiler, argv, std::nullopt, {}, 0, 0,
+                                  &message) != 0) {
+      std::string command = llvm::join(argv, " ");
+      return emitError(loc, "norm-compile: `")
+             << command << "` failed" << (message.empty() ? "" : ": ")
+             << message;
+    }
+    return success();
+  };
+  if (failed(run(
+          {"-std=c11", "-O2", "-fPIC", "-c", launchers, "-o", launchObject})))
+    return failure();
+
+  SmallString<128> directory(base);
+  llvm::sys::path::remove_filename(directory);
+  std::string stem = llvm::sys::path::filename(base).str();
+  auto libraryPath = [&](StringRef extension) {
+    SmallString<128> path(directory);
+    llvm::sys::path::append(path, "lib" + stem + extension.str());
+    return std::string(path);
+  };
+  std::vector<llvm::NewArchiveMember> members;
+  for (const std::string &file : {kernels, launchObject}) {
+    llvm::Expected<llvm::NewArchiveMember> member =
+        llvm::NewArchiveMember::getFile(file, /*Deterministic=*/true);
+    if (!member)
+      return emitError(loc, "norm-compile: ")
+             << llvm::toString(member.takeError());
+    members.push_back(std::move(*member));
+  }
+  if (llvm::Error error = llvm::writeArchive(
+          libraryPath(".a"), members, llvm::SymtabWritingMode::NormalSymtab,
+          llvm::object::Archive::K_GNU, /*Deterministic=*/true,
+          /*Thin=*/false))
+    return emitError(loc, "norm-compile: ") << llvm::toString(std::move(error));
+  // The shared library leaves the runtime (norm_cuda_runtime, libomp) to
+  // the program that loads it.
+  return run({"-shared", "-o", libraryPath(".so"), kernels, launchObject});
+}
+
 static LogicalResult writeText(StringRef path,
                                function_ref<void(llvm::raw_ostream &)> write,
                                Location loc) {
@@ -447,7 +512,9 @@ int main(int argc, char **argv) {
           loc)) ||
       failed(writeText(
           base + ".json",
-          [&](llvm::raw_ostream &os) { writeDescriptions(os, entries); }, loc)))
+          [&](llvm::raw_ostream &os) { writeDescriptions(os, entries); },
+          loc)) ||
+      (libraries && failed(writeLibraries(base, loc))))
     return 1;
   return 0;
 }

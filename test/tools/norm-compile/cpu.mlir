@@ -1,13 +1,20 @@
 // norm-compile --target=cpu: an object with the CPU kernels and plain-C
-// entry points (pointers, dynamic dims, a thread count); a C program links
-// them with nothing (serial) or libomp (--openmp) and checks a LayerNorm
-// and a GroupNorm against its own double-precision reference.
+// entry points (pointers, dynamic dims, a thread count), and both packed in
+// a static and a shared library; a C program links them with nothing
+// (serial) or libomp (--openmp) and checks a LayerNorm and a GroupNorm
+// against its own double-precision reference.
 // RUN: rm -rf %t && mkdir -p %t/serial %t/omp
 // RUN: norm-compile %s --target=cpu -o %t/serial/k
 // RUN: FileCheck %s --check-prefix=HEADER < %t/serial/k.h
 // RUN: FileCheck %s --check-prefix=LAUNCH < %t/serial/k_launch.c
 // RUN: clang -std=c11 -Wall -Wextra -Werror -I%t/serial %t/serial/k_launch.c %S/Inputs/cpu-driver.c %t/serial/k.o -lm -o %t/serial/driver
 // RUN: %t/serial/driver | FileCheck %s --check-prefix=DRIVER
+// RUN: nm %t/serial/libk.a | FileCheck %s --check-prefix=ARCHIVE
+// RUN: clang -std=c11 -Wall -Wextra -Werror -I%t/serial %S/Inputs/cpu-driver.c %t/serial/libk.a -lm -o %t/serial/driver-static
+// RUN: %t/serial/driver-static | FileCheck %s --check-prefix=DRIVER
+// RUN: clang -std=c11 -Wall -Wextra -Werror -I%t/serial %S/Inputs/cpu-driver.c -L%t/serial -lk -Wl,-rpath,%t/serial -lm -o %t/serial/driver-shared
+// RUN: ldd %t/serial/driver-shared | FileCheck %s --check-prefix=SHARED
+// RUN: %t/serial/driver-shared | FileCheck %s --check-prefix=DRIVER
 // RUN: norm-compile %s --target=cpu --openmp -o %t/omp/k
 // RUN: FileCheck %s --check-prefix=OMP < %t/omp/k_launch.c
 // RUN: clang -std=c11 -Wall -Wextra -Werror -I%t/omp %t/omp/k_launch.c %S/Inputs/cpu-driver.c %t/omp/k.o -lm -L%llvm_lib_dir -lomp -Wl,-rpath,%llvm_lib_dir -o %t/omp/driver
@@ -27,6 +34,14 @@
 // OMP: if (threads > 0)
 // OMP-NEXT: omp_set_num_threads(threads);
 // OMP-NEXT: _mlir_ciface_layer_norm(&m0, &m1, &m2, &m3);
+
+// ARCHIVE-DAG: k.o:
+// ARCHIVE-DAG: T _mlir_ciface_layer_norm
+// ARCHIVE-DAG: k_launch.o:
+// ARCHIVE-DAG: T norm_layer_norm
+// ARCHIVE-DAG: T norm_group_norm
+
+// SHARED: libk.so => {{.*}}serial/libk.so
 
 // DRIVER: layer_norm: max |y - ref| = {{[0-9.e-]+}}
 // DRIVER-NEXT: group_norm: max |y - ref| = {{[0-9.e-]+}}

@@ -10,6 +10,7 @@
 // RUN: FileCheck %s --check-prefix=LAUNCH < %t/k_launch.c
 // RUN: FileCheck %s --check-prefix=JSON < %t/k.json
 // RUN: nm %t/k.o | FileCheck %s --check-prefix=SYMS
+// RUN: ls %t | FileCheck %s --check-prefix=FILES
 // RUN: clang -std=c11 -Wall -Wextra -Werror -c %t/k_launch.c -o %t/k_launch.o
 // RUN: clang -std=c11 -Wall -Wextra -Werror -I%t -I%norm_src_root/dialect %S/Inputs/driver.c %t/k_launch.o %t/k.o %norm_obj_root/lib/libnorm_cuda_runtime_static.a -lstdc++ -ldl -lpthread -lm -o %t/driver
 // RUN: %t/driver | FileCheck %s --check-prefix=DRIVER
@@ -43,6 +44,14 @@
 // JSON: "launcher": "norm_layer_norm"
 // JSON: "name": "layer_norm"
 // JSON: "launcher": "norm_rms_norm_bf16"
+
+// FILES: k.h
+// FILES-NEXT: k.json
+// FILES-NEXT: k.o
+// FILES-NEXT: k_launch.c
+// FILES-NEXT: k_launch.o
+// FILES-NEXT: libk.a
+// FILES-NEXT: libk.so
 
 // SYMS-DAG: T _mlir_ciface_layer_norm
 // SYMS-DAG: T _mlir_ciface_rms_norm_bf16
