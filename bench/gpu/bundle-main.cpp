@@ -65,13 +65,6 @@ static bool writeJson(const std::string &path, llvm::json::Value value) {
   return true;
 }
 
-static std::string shapeText(const std::vector<int64_t> &shape) {
-  std::string s;
-  for (auto [i, d] : llvm::enumerate(shape))
-    s += (i ? "x" : "") + std::to_string(d);
-  return s;
-}
-
 static llvm::Expected<KernelDescription> describe(const BundleKernel &k) {
   llvm::Expected<llvm::json::Value> json = llvm::json::parse(k.description);
   if (!json)
@@ -187,7 +180,7 @@ int main(int argc, char **argv) {
       llvm::outs() << k.name << " (" << k.family
                    << (k.checked ? "" : ", timed only") << "):";
       for (const auto &shape : k.benchShapes)
-        llvm::outs() << " " << shapeText(shape);
+        llvm::outs() << " " << formatShape(shape);
       llvm::outs() << "\n";
     }
     return mode.empty() ? 2 : 0;

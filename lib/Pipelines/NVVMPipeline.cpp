@@ -26,7 +26,9 @@
 
 using namespace mlir;
 
-std::string mlir::norm::findCUDAToolkit(StringRef requested) {
+/// The CUDA toolkit directory `requested`, or found from the environment;
+/// empty when none exists.
+static std::string findCUDAToolkit(StringRef requested) {
   SmallVector<std::string> candidates;
   if (!requested.empty())
     candidates.push_back(requested.str());

@@ -128,13 +128,6 @@ static double timeOnStream(void *stream, Body body, double targetMs) {
   return result;
 }
 
-static std::string shapeText(const std::vector<int64_t> &shape) {
-  std::string s;
-  for (auto [i, d] : llvm::enumerate(shape))
-    s += (i ? "x" : "") + std::to_string(d);
-  return s;
-}
-
 int mlir::norm::runCudaBench(CudaKernel &kernel, const EntryAnalysis &analysis,
                              const std::vector<std::vector<int64_t>> &shapes,
                              double targetMs, llvm::raw_ostream &os,
@@ -197,7 +190,7 @@ int mlir::norm::runCudaBench(CudaKernel &kernel, const EntryAnalysis &analysis,
     if (kernelMs <= 0 || copyMs <= 0) {
       if (failure.empty())
         failure = llvm::toString(takeCudaError("timing"));
-      os << kernel.getName() << " " << shapeText(shape)
+      os << kernel.getName() << " " << formatShape(shape)
          << ": failed: " << failure << "\n";
       normCudaClearError();
       status = 1;
@@ -206,7 +199,7 @@ int mlir::norm::runCudaBench(CudaKernel &kernel, const EntryAnalysis &analysis,
     double gbps = call.bytes / (kernelMs * 1e6);
     double copyGbps = 2.0 * half / (copyMs * 1e6);
     os << llvm::format("%-28s %-18s %10.1f %10.2f %10.1f %10.1f %7.1f%%\n",
-                       kernel.getName().c_str(), shapeText(shape).c_str(),
+                       kernel.getName().c_str(), formatShape(shape).c_str(),
                        call.bytes / 1e6, kernelMs * 1e3, gbps, copyGbps,
                        100 * gbps / copyGbps);
     os.flush();

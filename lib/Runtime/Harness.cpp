@@ -28,6 +28,13 @@ using namespace mlir::norm;
 
 KernelInterface::~KernelInterface() = default;
 
+std::string mlir::norm::formatShape(const std::vector<int64_t> &shape) {
+  std::string s;
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? "x" : "") + std::to_string(d);
+  return s;
+}
+
 static llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(message.str());
 }
@@ -171,13 +178,6 @@ struct Row {
   int64_t nanInfMismatches = 0;
   double rmseRatio = 0;
 };
-
-std::string formatShape(const std::vector<int64_t> &shape) {
-  std::string s;
-  for (auto [i, d] : llvm::enumerate(shape))
-    s += (i ? "x" : "") + std::to_string(d);
-  return s;
-}
 
 /// Where the operand of an optional role lives in NormInputs and in
 /// OperandDTypes; nothing for the input and the cosine operands.

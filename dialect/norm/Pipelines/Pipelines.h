@@ -104,10 +104,6 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
 void buildLowerToNVVMPipeline(OpPassManager &pm,
                               const NVVMPipelineOptions &options);
 
-/// The CUDA toolkit directory `requested`, or found from the environment;
-/// empty when none exists.
-std::string findCUDAToolkit(StringRef requested);
-
 /// Registers the pipelines with the pass registry (norm-opt).
 void registerNormPipelines();
 

@@ -53,6 +53,9 @@ struct EntryAnalysis {
   std::vector<DType> opResultDTypes;
 };
 
+/// A shape as AxBxC.
+std::string formatShape(const std::vector<int64_t> &shape);
+
 /// An entry function as data: what norm-compile records next to a kernel it
 /// compiles ahead of time, for harnesses without MLIR.
 struct KernelDescription {
