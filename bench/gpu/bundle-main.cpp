@@ -161,7 +161,8 @@ int main(int argc, char **argv) {
       }
       return argv[++i];
     };
-    if (arg == "--check" || arg == "--bench" || arg == "--list")
+    if (arg == "--check" || arg == "--bench" || arg == "--list" ||
+        arg == "--describe")
       mode = arg;
     else if (arg == "--json")
       jsonPath = value();
@@ -170,7 +171,8 @@ int main(int argc, char **argv) {
     else if (arg == "--target-ms")
       targetMs = std::atof(value().c_str());
     else {
-      llvm::errs() << "usage: norm-gpu-bundle --list | --check | --bench "
+      llvm::errs() << "usage: norm-gpu-bundle --list | --describe | --check | "
+                      "--bench "
                       "[--json FILE] [--kernel NAME] [--target-ms MS]\n";
       return 2;
     }
@@ -184,6 +186,27 @@ int main(int argc, char **argv) {
       llvm::outs() << "\n";
     }
     return mode.empty() ? 2 : 0;
+  }
+  if (mode == "--describe") {
+    // The embedded descriptions as the harness reads them back.
+    int status = 0;
+    for (const BundleKernel &k : kKernels) {
+      llvm::Expected<KernelDescription> description = describe(k);
+      if (!description) {
+        llvm::outs() << k.name << ": "
+                     << llvm::toString(description.takeError()) << "\n";
+        status = 1;
+        continue;
+      }
+      const NormSpec &spec = description->analysis.spec;
+      llvm::outs() << k.name << ": " << description->arguments.size()
+                   << " arguments, " << description->results.size()
+                   << " results, " << dtypeName(spec.inType) << ", epsilon "
+                   << spec.epsilon << (spec.groups ? ", groups " : "")
+                   << (spec.groups ? std::to_string(spec.groups) : "")
+                   << (spec.training ? ", training" : "") << "\n";
+    }
+    return status;
   }
   if (!normCudaAvailable()) {
     llvm::errs() << "norm-gpu-bundle: no usable GPU: " << normCudaGetError()

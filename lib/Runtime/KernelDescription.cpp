@@ -76,159 +76,103 @@ llvm::json::Value mlir::norm::toJSON(const KernelDescription &description) {
 }
 
 namespace {
-/// Reads fields of one JSON object, remembering the first missing or
-/// malformed one.
-class Reader {
-public:
-  Reader(const Object *object, llvm::StringRef where)
-      : object(object), where(where.str()) {
-    if (!object)
-      fail("is not an object");
-  }
-  void fail(llvm::StringRef what) {
-    if (problem.empty())
-      problem = where + " " + what.str();
-  }
-  const Value *get(llvm::StringRef key) {
-    const Value *v = object ? object->get(key) : nullptr;
-    if (!v)
-      fail("lacks \"" + key.str() + "\"");
-    return v;
-  }
-  bool boolean(llvm::StringRef key) {
-    const Value *v = get(key);
-    if (v && !v->getAsBoolean())
-      fail("has a non-boolean \"" + key.str() + "\"");
-    return v && v->getAsBoolean().value_or(false);
-  }
-  int64_t integer(llvm::StringRef key) {
-    const Value *v = get(key);
-    if (v && !v->getAsInteger())
-      fail("has a non-integer \"" + key.str() + "\"");
-    return v ? v->getAsInteger().value_or(0) : 0;
-  }
-  double number(llvm::StringRef key) {
-    const Value *v = get(key);
-    if (v && !v->getAsNumber())
-      fail("has a non-number \"" + key.str() + "\"");
-    return v ? v->getAsNumber().value_or(0) : 0;
-  }
-  std::string string(llvm::StringRef key) {
-    const Value *v = get(key);
-    if (v && !v->getAsString())
-      fail("has a non-string \"" + key.str() + "\"");
-    return v ? v->getAsString().value_or("").str() : "";
-  }
-  const Array *array(llvm::StringRef key) {
-    const Value *v = get(key);
-    if (v && !v->getAsArray())
-      fail("has a non-array \"" + key.str() + "\"");
-    return v ? v->getAsArray() : nullptr;
-  }
-  std::vector<int64_t> integers(llvm::StringRef key) {
-    std::vector<int64_t> out;
-    if (const Array *a = array(key))
-      for (const Value &v : *a) {
-        if (!v.getAsInteger())
-          fail("has a non-integer in \"" + key.str() + "\"");
-        out.push_back(v.getAsInteger().value_or(0));
-      }
-    return out;
-  }
-  DType dtype(llvm::StringRef name) {
-    for (DType d : kDTypes)
-      if (name == dtypeName(d))
-        return d;
-    fail("names an unknown dtype \"" + name.str() + "\"");
-    return DType::F32;
-  }
-  template <size_t N>
-  int index(const char *const (&names)[N], llvm::StringRef name) {
-    for (size_t i = 0; i < N; ++i)
-      if (name == names[i])
-        return i;
-    fail("names an unknown value \"" + name.str() + "\"");
-    return 0;
-  }
-  std::vector<TensorSignature> signatures(llvm::StringRef key) {
-    std::vector<TensorSignature> out;
-    if (const Array *a = array(key))
-      for (const Value &v : *a) {
-        Reader sig(v.getAsObject(), where + " " + key.str());
-        TensorSignature s;
-        s.dtype = sig.dtype(sig.string("dtype"));
-        if (const Array *dims = sig.array("shape"))
-          for (const Value &d : *dims)
-            s.shape.push_back(d.getAsNull() ? kDynamicDim
-                                            : d.getAsInteger().value_or(-1));
-        for (int64_t d : s.shape)
-          if (!isDynamicDim(d) && d < 0)
-            sig.fail("has a malformed shape");
-        if (!sig.problem.empty())
-          fail(sig.problem);
-        out.push_back(std::move(s));
-      }
-    return out;
-  }
-  const Object *object;
-  std::string where, problem;
-};
+/// One of `names` (the enumerator's position), or an error at `path`.
+template <typename Enum, size_t N>
+bool fromName(const Value &value, Enum &out, llvm::json::Path path,
+              const char *const (&names)[N]) {
+  std::optional<llvm::StringRef> name = value.getAsString();
+  for (size_t i = 0; name && i < N; ++i)
+    if (*name == names[i]) {
+      out = static_cast<Enum>(i);
+      return true;
+    }
+  path.report("expected one of the known names");
+  return false;
+}
 } // namespace
+
+namespace mlir {
+namespace norm {
+// The fromJSON overloads llvm::json::ObjectMapper finds for each field.
+static bool fromJSON(const Value &value, DType &out, llvm::json::Path path) {
+  std::optional<llvm::StringRef> name = value.getAsString();
+  for (DType d : kDTypes)
+    if (name && *name == dtypeName(d)) {
+      out = d;
+      return true;
+    }
+  path.report("expected a dtype (f16, bf16, f32, f64)");
+  return false;
+}
+static bool fromJSON(const Value &value, StatMode &out, llvm::json::Path path) {
+  return fromName(value, out, path, kModes);
+}
+static bool fromJSON(const Value &value, OperandRole &out,
+                     llvm::json::Path path) {
+  return fromName(value, out, path, kRoles);
+}
+static bool fromJSON(const Value &value, TensorSignature &out,
+                     llvm::json::Path path) {
+  llvm::json::ObjectMapper o(value, path);
+  const Array *dims = nullptr;
+  if (!o || !o.map("dtype", out.dtype))
+    return false;
+  if (const Object *object = value.getAsObject())
+    dims = object->getArray("shape");
+  if (!dims) {
+    path.field("shape").report("expected an array");
+    return false;
+  }
+  out.shape.clear();
+  for (auto [i, d] : llvm::enumerate(*dims)) {
+    std::optional<int64_t> size = d.getAsInteger();
+    if (!d.getAsNull() && (!size || *size < 0)) {
+      path.field("shape").index(i).report("expected a size or null");
+      return false;
+    }
+    out.shape.push_back(size ? *size : kDynamicDim);
+  }
+  return true;
+}
+static bool fromJSON(const Value &value, NormSpec &spec,
+                     llvm::json::Path path) {
+  llvm::json::ObjectMapper o(value, path);
+  return o && o.map("mode", spec.mode) && o.map("axes", spec.axes) &&
+         o.map("epsilon", spec.epsilon) &&
+         o.map("affine_dims", spec.affineDims) &&
+         o.map("has_scale", spec.hasScale) && o.map("has_bias", spec.hasBias) &&
+         o.map("groups", spec.groups) && o.map("group_dim", spec.groupDim) &&
+         o.map("given_stats", spec.givenStats) &&
+         o.map("saved_stats", spec.savedStats) &&
+         o.map("saved_variance", spec.savedVariance) &&
+         o.map("training", spec.training) && o.map("momentum", spec.momentum) &&
+         o.map("unbiased", spec.unbiased) && o.map("in_type", spec.inType) &&
+         o.map("out_type", spec.outType) && o.map("acc_type", spec.accType);
+}
+} // namespace norm
+} // namespace mlir
 
 llvm::Expected<KernelDescription>
 mlir::norm::parseKernelDescription(const llvm::json::Value &value) {
   KernelDescription description;
-  Reader top(value.getAsObject(), "the kernel description");
-  description.name = top.string("name");
   EntryAnalysis &analysis = description.analysis;
-  analysis.isCosine = top.boolean("is_cosine");
-  if (const Array *roles = top.array("arg_roles"))
-    for (const Value &role : *roles)
-      analysis.argRoles.push_back(static_cast<OperandRole>(
-          top.index(kRoles, role.getAsString().value_or(""))));
-  for (int64_t i : top.integers("result_index"))
-    analysis.resultIndex.push_back(static_cast<unsigned>(i));
-  if (const Array *dtypes = top.array("op_result_dtypes"))
-    for (const Value &d : *dtypes)
-      analysis.opResultDTypes.push_back(
-          top.dtype(d.getAsString().value_or("")));
-  description.arguments = top.signatures("arguments");
-  description.results = top.signatures("results");
-
-  const Value *specValue = top.get("spec");
-  Reader s(specValue ? specValue->getAsObject() : nullptr, "its \"spec\"");
-  NormSpec &spec = analysis.spec;
-  spec.mode = static_cast<StatMode>(s.index(kModes, s.string("mode")));
-  spec.axes = s.integers("axes");
-  spec.epsilon = s.number("epsilon");
-  spec.affineDims = s.integers("affine_dims");
-  spec.hasScale = s.boolean("has_scale");
-  spec.hasBias = s.boolean("has_bias");
-  spec.groups = s.integer("groups");
-  spec.groupDim = s.integer("group_dim");
-  spec.givenStats = s.boolean("given_stats");
-  spec.savedStats = s.boolean("saved_stats");
-  spec.savedVariance = s.boolean("saved_variance");
-  spec.training = s.boolean("training");
-  spec.momentum = s.number("momentum");
-  spec.unbiased = s.boolean("unbiased");
-  spec.inType = s.dtype(s.string("in_type"));
-  spec.outType = s.dtype(s.string("out_type"));
-  spec.accType = s.dtype(s.string("acc_type"));
-
-  if (!s.problem.empty())
-    top.fail(s.problem);
-  if (top.problem.empty() &&
-      analysis.argRoles.size() != description.arguments.size())
-    top.fail("has " + std::to_string(analysis.argRoles.size()) +
-             " argument roles for " +
-             std::to_string(description.arguments.size()) + " arguments");
-  if (top.problem.empty() &&
+  llvm::json::Path::Root root("kernel description");
+  llvm::json::ObjectMapper o(value, root);
+  if (!o || !o.map("name", description.name) ||
+      !o.map("is_cosine", analysis.isCosine) || !o.map("spec", analysis.spec) ||
+      !o.map("arg_roles", analysis.argRoles) ||
+      !o.map("result_index", analysis.resultIndex) ||
+      !o.map("op_result_dtypes", analysis.opResultDTypes) ||
+      !o.map("arguments", description.arguments) ||
+      !o.map("results", description.results))
+    return root.getError();
+  if (analysis.argRoles.size() != description.arguments.size() ||
       analysis.resultIndex.size() != description.results.size())
-    top.fail("has " + std::to_string(analysis.resultIndex.size()) +
-             " result indices for " +
-             std::to_string(description.results.size()) + " results");
-  if (!top.problem.empty())
-    return llvm::createStringError(top.problem);
+    return llvm::createStringError(
+        "the kernel description has " +
+        std::to_string(analysis.argRoles.size()) + " argument roles for " +
+        std::to_string(description.arguments.size()) + " arguments and " +
+        std::to_string(analysis.resultIndex.size()) + " result indices for " +
+        std::to_string(description.results.size()) + " results");
   return description;
 }
