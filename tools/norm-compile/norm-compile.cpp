@@ -15,47 +15,20 @@
 //   OUT.json       what each function computes, for harnesses without MLIR
 //                  (the GPU bundle checks the kernels against the reference)
 // Callers need no MLIR header or library: cuda code links norm_cuda_runtime
-// (no CUDA at link time), cpu code libomp with --openmp, else nothing.
+// (no CUDA at link time), cpu code libomp with --openmp, else nothing. The
+// compiler itself is NormCompiler (norm/Compiler/Compiler.h), which the C API
+// shares.
 //
 //===----------------------------------------------------------------------===//
 
-#include "norm/Conversion/Passes.h"
-#include "norm/IR/NormDialect.h"
-#include "norm/IR/NormOps.h"
-#include "norm/Pipelines/Pipelines.h"
-#include "norm/Runtime/EntryAnalysis.h"
-#include "norm/Runtime/Kernel.h"
-#include "norm/Transforms/BufferizableOpInterfaceImpl.h"
+#include "norm/Compiler/Compiler.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Support/FileUtilities.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "mlir/Target/LLVMIR/Export.h"
 
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/IR/LegacyPassManager.h"
-#include "llvm/IR/Module.h"
-#include "llvm/Object/ArchiveWriter.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/TargetSelect.h"
-#include "llvm/Support/ToolOutputFile.h"
-#include "llvm/Support/raw_ostream.h"
-
-#include "llvm/Target/TargetMachine.h"
-#include <cctype>
-#include <set>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -85,377 +58,25 @@ static cl::opt<bool> libraries(
              "on PATH) and write libOUT.a and libOUT.so"),
     cl::init(true));
 
-namespace {
-/// One memref argument of a lowered entry point (inputs, then results as
-/// out-parameters).
-struct LauncherArg {
-  std::string name;
-  ShapedType type;
-  bool isResult = false;
-};
-
-struct Entry {
-  std::string name;
-  /// The harness's view of the function, or why there is none.
-  std::optional<norm::KernelDescription> description;
-  std::string undescribed;
-  std::string summary; ///< the norm ops of the function, printed
-  SmallVector<LauncherArg> args;
-};
-} // namespace
-
-static std::string elementName(Type t) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << t;
-  return s;
-}
-
-static std::string shapeText(ShapedType type) {
-  std::string s = "[";
-  for (auto [i, d] : llvm::enumerate(type.getShape())) {
-    if (i)
-      s += ", ";
-    s += ShapedType::isDynamic(d) ? "?" : std::to_string(d);
-  }
-  return s + "]";
-}
-
-static FailureOr<Entry> describeEntry(func::FuncOp func) {
-  Entry entry;
-  entry.name = func.getSymName().str();
-  auto add = [&](Type type, std::string name, bool isResult) {
-    // Tensors, or memrefs of identity layout (arguments written in place).
-    auto shaped = dyn_cast<ShapedType>(type);
-    auto memref = dyn_cast<MemRefType>(type);
-    if (!shaped || !shaped.hasRank() ||
-        (memref && !memref.getLayout().isIdentity()))
-      return false;
-    entry.args.push_back({std::move(name), shaped, isResult});
-    return true;
-  };
-  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
-    if (!add(type, "arg" + std::to_string(i), false))
-      return func.emitError("norm-compile: argument ")
-             << i << " is neither a ranked tensor nor an identity memref";
-  for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
-    if (!add(type, "result" + std::to_string(i), true))
-      return func.emitError("norm-compile: result ")
-             << i << " is not a ranked tensor";
-  if (llvm::Expected<norm::EntryAnalysis> analysis = norm::analyzeEntry(func)) {
-    norm::KernelDescription description;
-    description.name = entry.name;
-    description.analysis = std::move(*analysis);
-    for (const LauncherArg &arg : entry.args) {
-      llvm::Expected<norm::TensorSignature> sig =
-          norm::getTensorSignature(arg.type);
-      if (!sig) {
-        entry.undescribed = llvm::toString(sig.takeError());
-        break;
-      }
-      (arg.isResult ? description.results : description.arguments)
-          .push_back(std::move(*sig));
-    }
-    if (entry.undescribed.empty())
-      entry.description = std::move(description);
-  } else {
-    entry.undescribed = llvm::toString(analysis.takeError());
-  }
-  llvm::raw_string_ostream os(entry.summary);
-  func.walk([&](norm::NormalizeOp op) {
-    OpPrintingFlags flags;
-    flags.printGenericOpForm(false);
-    op->print(os, flags);
-    os << "\n";
-  });
-  return entry;
-}
-
-static bool forCuda() { return target == "cuda"; }
-
-static void writeHeader(llvm::raw_ostream &os, ArrayRef<Entry> entries,
-                        StringRef guard) {
-  if (forCuda())
-    os << "/* Generated by norm-compile --target=cuda. Launchers of the GPU\n"
-          "   kernels in the matching object; link it with norm_cuda_runtime."
-          "\n\n"
-          "   Every launcher takes the device pointers of its arguments and\n"
-          "   results in order (row-major, contiguous; 16-byte alignment "
-          "lets\n"
-          "   the kernels use vector accesses), the dynamic dims in order of\n"
-          "   appearance, and a CUstream (NULL: each launch synchronizes on "
-          "a\n"
-          "   stream of its own). It returns 0 when the launches were "
-          "enqueued,\n"
-          "   nonzero when the runtime holds an error (normCudaGetError();\n"
-          "   errors are sticky until normCudaClearError()). */\n";
-  else
-    os << "/* Generated by norm-compile --target=cpu"
-       << (openmp ? " --openmp" : "")
-       << ". Entry points of the kernels\n"
-          "   in the matching object"
-       << (openmp ? "; link it with libomp" : ", which needs no library")
-       << ".\n\n"
-          "   Every function takes the pointers of its arguments and results "
-          "in\n"
-          "   order (row-major, contiguous), the dynamic dims in order of\n"
-          "   appearance, and a thread count ("
-       << (openmp ? "0: OpenMP's default" : "ignored: serial code")
-       << "). It returns 0\n"
-          "   once the results are written. Arguments are read only. */\n";
-  os << "#ifndef " << guard << "\n#define " << guard << "\n\n"
-     << "#include <stdint.h>\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
-  for (const Entry &entry : entries) {
-    os << "/* " << entry.name << ":\n";
-    for (StringRef line : llvm::split(StringRef(entry.summary).rtrim(), '\n'))
-      os << "     " << line << "\n";
-    int dynamic = 0;
-    for (auto [i, arg] : llvm::enumerate(entry.args)) {
-      os << "   args[" << i << "] " << (arg.isResult ? "(written) " : "")
-         << arg.name << ": " << elementName(arg.type.getElementType()) << " "
-         << shapeText(arg.type);
-      for (auto [d, size] : llvm::enumerate(arg.type.getShape()))
-        if (ShapedType::isDynamic(size))
-          os << "; dims[" << dynamic++ << "] = dim " << d;
-      os << "\n";
-    }
-    os << "   bf16 and f16 travel as their 16-bit patterns. */\n";
-    os << "int norm_" << entry.name
-       << "(void *const *args, const int64_t *dims, "
-       << (forCuda() ? "void *stream" : "int threads") << ");\n\n";
-  }
-  os << "#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
-}
-
-static void writeLaunchers(llvm::raw_ostream &os, ArrayRef<Entry> entries,
-                           StringRef header) {
-  os << "/* Generated by norm-compile --target=" << target
-     << ": launchers over the\n"
-        "   _mlir_ciface_ entry points of the object. Plain C. */\n"
-     << "#include \"" << header << "\"\n\n"
-     << "#include <stddef.h>\n\n";
-  if (forCuda())
-    os << "void normCudaSetStream(void *stream);\n"
-       << "void *normCudaGetStream(void);\n"
-       << "const char *normCudaGetError(void);\n\n";
-  else if (openmp)
-    os << "void omp_set_num_threads(int threads);\n\n";
-  std::set<int64_t> ranks;
-  for (const Entry &entry : entries)
-    for (const LauncherArg &arg : entry.args)
-      ranks.insert(arg.type.getRank());
-  for (int64_t rank : ranks) {
-    os << "typedef struct {\n  void *allocated, *aligned;\n  int64_t offset";
-    if (rank > 0)
-      os << ", sizes[" << rank << "], strides[" << rank << "]";
-    os << ";\n} norm_memref_" << rank << ";\n\n";
-  }
-  for (const Entry &entry : entries) {
-    os << "void _mlir_ciface_" << entry.name << "(";
-    for (auto [i, arg] : llvm::enumerate(entry.args))
-      os << (i ? ", " : "") << "norm_memref_" << arg.type.getRank() << " *";
-    os << ");\n\n";
-    os << "int norm_" << entry.name
-       << "(void *const *args, const int64_t *dims, "
-       << (forCuda() ? "void *stream" : "int threads") << ") {\n";
-    int dynamic = 0;
-    for (auto [i, arg] : llvm::enumerate(entry.args)) {
-      int64_t rank = arg.type.getRank();
-      os << "  norm_memref_" << rank << " m" << i << " = {args[" << i
-         << "], args[" << i << "], 0";
-      if (rank > 0) {
-        os << ", {";
-        for (auto [d, size] : llvm::enumerate(arg.type.getShape()))
-          os << (d ? ", " : "")
-             << (ShapedType::isDynamic(size)
-                     ? "dims[" + std::to_string(dynamic++) + "]"
-                     : std::to_string(size));
-        os << "}, {0}";
-      }
-      os << "};\n";
-      // Row-major strides from the sizes.
-      for (int64_t d = rank - 1; d >= 0; --d) {
-        os << "  m" << i << ".strides[" << d << "] = ";
-        if (d == rank - 1)
-          os << "1;\n";
-        else
-          os << "m" << i << ".strides[" << d + 1 << "] * m" << i << ".sizes["
-             << d + 1 << "];\n";
-      }
-    }
-    if (dynamic == 0)
-      os << "  (void)dims;\n";
-    auto call = [&] {
-      os << "  _mlir_ciface_" << entry.name << "(";
-      for (size_t i = 0; i < entry.args.size(); ++i)
-        os << (i ? ", " : "") << "&m" << i;
-      os << ");\n";
-    };
-    if (forCuda()) {
-      os << "  void *previous = normCudaGetStream();\n"
-         << "  normCudaSetStream(stream);\n";
-      call();
-      os << "  normCudaSetStream(previous);\n"
-         << "  return normCudaGetError() != NULL;\n}\n\n";
-    } else {
-      if (openmp)
-        os << "  if (threads > 0)\n    omp_set_num_threads(threads);\n";
-      else
-        os << "  (void)threads;\n";
-      call();
-      os << "  return 0;\n}\n\n";
-    }
-  }
-}
-
-static void writeDescriptions(llvm::raw_ostream &os, ArrayRef<Entry> entries) {
-  llvm::json::Array out;
-  for (const Entry &entry : entries) {
-    llvm::json::Object object{{"name", entry.name},
-                              {"launcher", "norm_" + entry.name}};
-    if (entry.description)
-      object["description"] = norm::toJSON(*entry.description);
-    else
-      object["error"] = entry.undescribed;
-    out.push_back(std::move(object));
-  }
-  os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
-                                   {"entries", std::move(out)}}))
-     << "\n";
-}
-
-static LogicalResult writeObject(ModuleOp module, StringRef path) {
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, llvmContext);
-  if (!llvmModule)
-    return module.emitError("norm-compile: translation to LLVM IR failed");
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!builder)
-    return module.emitError("norm-compile: ")
-           << llvm::toString(builder.takeError());
-  builder->setRelocationModel(llvm::Reloc::PIC_);
-  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-  auto machine = builder->createTargetMachine();
-  if (!machine)
-    return module.emitError("norm-compile: ")
-           << llvm::toString(machine.takeError());
-  llvmModule->setDataLayout((*machine)->createDataLayout());
-  llvmModule->setTargetTriple((*machine)->getTargetTriple());
-  if (llvm::Error error =
-          makeOptimizingTransformer(2, 0, machine->get())(llvmModule.get()))
-    return module.emitError("norm-compile: ")
-           << llvm::toString(std::move(error));
-
-  std::string errorMessage;
-  auto file = openOutputFile(path, &errorMessage);
-  if (!file)
-    return module.emitError("norm-compile: ") << errorMessage;
-  llvm::legacy::PassManager passes;
-  if ((*machine)->addPassesToEmitFile(passes, file->os(), nullptr,
-                                      llvm::CodeGenFileType::ObjectFile))
-    return module.emitError("norm-compile: the host target cannot emit "
-                            "object files");
-  passes.run(*llvmModule);
-  file->keep();
-  return success();
-}
-
-/// Compiles the launchers with the C compiler and packs them with the kernel
-/// object into libSTEM.a and libSTEM.so next to it.
-static LogicalResult writeLibraries(StringRef base, Location loc) {
-  llvm::ErrorOr<std::string> compiler = llvm::sys::findProgramByName("clang");
-  if (!compiler)
-    compiler = llvm::sys::findProgramByName("cc");
-  if (!compiler)
-    return emitError(loc, "norm-compile: no C compiler (clang or cc) on "
-                          "PATH for the libraries; --libraries=0 writes "
-                          "the object and the launchers only");
-  std::string launchers = (base + "_launch.c").str();
-  std::string launchObject = (base + "_launch.o").str();
-  std::string kernels = (base + ".o").str();
-  auto run = [&](ArrayRef<std::string> args) -> LogicalResult {
-    SmallVector<StringRef> argv = {*compiler};
-    for (const std::string &arg : args)
-      argv.push_back(arg);
-    std::string message;
-    if (llvm::sys::ExecuteAndWait(*compiler, argv, std::nullopt, {}, 0, 0,
-                                  &message) != 0) {
-      std::string command = llvm::join(argv, " ");
-      return emitError(loc, "norm-compile: `")
-             << command << "` failed" << (message.empty() ? "" : ": ")
-             << message;
-    }
-    return success();
-  };
-  if (failed(run(
-          {"-std=c11", "-O2", "-fPIC", "-c", launchers, "-o", launchObject})))
-    return failure();
-
-  SmallString<128> directory(base);
-  llvm::sys::path::remove_filename(directory);
-  std::string stem = llvm::sys::path::filename(base).str();
-  auto libraryPath = [&](StringRef extension) {
-    SmallString<128> path(directory);
-    llvm::sys::path::append(path, "lib" + stem + extension.str());
-    return std::string(path);
-  };
-  std::vector<llvm::NewArchiveMember> members;
-  for (const std::string &file : {kernels, launchObject}) {
-    llvm::Expected<llvm::NewArchiveMember> member =
-        llvm::NewArchiveMember::getFile(file, /*Deterministic=*/true);
-    if (!member)
-      return emitError(loc, "norm-compile: ")
-             << llvm::toString(member.takeError());
-    members.push_back(std::move(*member));
-  }
-  if (llvm::Error error = llvm::writeArchive(
-          libraryPath(".a"), members, llvm::SymtabWritingMode::NormalSymtab,
-          llvm::object::Archive::K_GNU, /*Deterministic=*/true,
-          /*Thin=*/false))
-    return emitError(loc, "norm-compile: ") << llvm::toString(std::move(error));
-  // The shared library leaves the runtime (norm_cuda_runtime, libomp) to
-  // the program that loads it.
-  return run({"-shared", "-o", libraryPath(".so"), kernels, launchObject});
-}
-
-static LogicalResult writeText(StringRef path,
-                               function_ref<void(llvm::raw_ostream &)> write,
-                               Location loc) {
-  std::string errorMessage;
-  auto file = openOutputFile(path, &errorMessage);
-  if (!file)
-    return emitError(loc, "norm-compile: ") << errorMessage;
-  write(file->os());
-  file->keep();
-  return success();
-}
-
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
   cl::ParseCommandLineOptions(argc, argv, "norm-mlir ahead-of-time compiler\n");
-
-  DialectRegistry registry;
-  registry.insert<norm::NormDialect>();
-  norm::registerAggregatedOpInterfaceExternalModels(registry);
-  norm::registerBufferizableOpInterfaceExternalModels(registry);
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
 
   if (target != "cuda" && target != "cpu") {
     llvm::errs() << "norm-compile: --target=" << target
                  << " is not supported (supported: cpu, cuda)\n";
     return 1;
   }
-  if (openmp && forCuda()) {
+  if (openmp && target == "cuda") {
     llvm::errs() << "norm-compile: --openmp is a --target=cpu option\n";
     return 1;
   }
+
+  DialectRegistry registry;
+  norm::registerCompilerDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   OwningOpRef<ModuleOp> module =
@@ -463,58 +84,11 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  std::vector<Entry> entries;
-  for (auto func : module->getOps<func::FuncOp>()) {
-    if (func.isPrivate() || func.isExternal())
-      continue;
-    FailureOr<Entry> entry = describeEntry(func);
-    if (failed(entry))
-      return 1;
-    entries.push_back(std::move(*entry));
-  }
-  if (entries.empty()) {
-    module->emitError("norm-compile: the spec has no public function");
-    return 1;
-  }
-
-  PassManager pm(&context);
-  if (forCuda()) {
-    norm::NVVMPipelineOptions options;
-    options.format = gpuFormat;
-    options.chip = chip;
-    norm::buildLowerToNVVMPipeline(pm, options);
-  } else {
-    norm::CPUPipelineOptions options;
-    options.openmp = openmp;
-    norm::buildLowerToCPUPipeline(pm, options);
-  }
-  if (failed(pm.run(*module)))
-    return 1;
-
-  std::string base = outputBase;
-  StringRef stem = llvm::sys::path::filename(base);
-  std::string guard = "NORM_GENERATED_";
-  for (char c : stem)
-    guard +=
-        std::isalnum(static_cast<unsigned char>(c)) ? std::toupper(c) : '_';
-  guard += "_H";
-  Location loc = module->getLoc();
-  if (failed(writeObject(*module, base + ".o")) ||
-      failed(writeText(
-          base + ".h",
-          [&](llvm::raw_ostream &os) { writeHeader(os, entries, guard); },
-          loc)) ||
-      failed(writeText(
-          base + "_launch.c",
-          [&](llvm::raw_ostream &os) {
-            writeLaunchers(os, entries, (stem + ".h").str());
-          },
-          loc)) ||
-      failed(writeText(
-          base + ".json",
-          [&](llvm::raw_ostream &os) { writeDescriptions(os, entries); },
-          loc)) ||
-      (libraries && failed(writeLibraries(base, loc))))
-    return 1;
-  return 0;
+  norm::AheadOfTimeOptions options;
+  options.target = target;
+  options.openmp = openmp;
+  options.gpuFormat = gpuFormat;
+  options.chip = chip;
+  options.libraries = libraries;
+  return failed(norm::compileAheadOfTime(*module, outputBase, options)) ? 1 : 0;
 }

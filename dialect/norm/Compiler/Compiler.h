@@ -1,0 +1,56 @@
+//===- Compiler.h - norm spec to kernels, ahead of time ---------*- C++ -*-===//
+//
+// Part of the norm-mlir project.
+//
+// The compiler behind norm-compile and the C API: the dialects a spec and
+// the pipelines need, and the ahead-of-time compile of every public function
+// of a spec into an object, a C header, plain-C launchers, a JSON
+// description and (optionally) a static and a shared library.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NORM_COMPILER_COMPILER_H
+#define NORM_COMPILER_COMPILER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+
+#include <string>
+
+namespace mlir {
+namespace norm {
+
+/// Registers the norm dialect and its external models, and every dialect,
+/// extension and LLVM IR translation that parsing a spec and running the
+/// CPU and NVVM pipelines need.
+void registerCompilerDialects(DialectRegistry &registry);
+
+/// Registers the norm passes and the norm pipelines (textual pass pipelines).
+void registerCompilerPasses();
+
+struct AheadOfTimeOptions {
+  /// cpu (this host's vector width) or cuda.
+  std::string target = "cpu";
+  /// cpu: parallel loops on OpenMP threads (the caller links libomp).
+  bool openmp = false;
+  /// cuda: the embedded kernels, isa (PTX), bin (cubin) or fatbin.
+  std::string gpuFormat = "isa";
+  /// cuda: the GPU architecture.
+  std::string chip = "sm_90";
+  /// Also compile the launchers with the C compiler on PATH and write
+  /// libSTEM.a and libSTEM.so.
+  bool libraries = true;
+};
+
+/// Compiles every public function of `module` (lowered in place) and writes
+/// `outputBase` + .o, .h, _launch.c and .json, and with `libraries` the
+/// libraries libSTEM.a and libSTEM.so next to them (STEM being the file name
+/// of `outputBase`). Errors are reported to the context's diagnostic
+/// handler.
+LogicalResult compileAheadOfTime(ModuleOp module, StringRef outputBase,
+                                 const AheadOfTimeOptions &options);
+
+} // namespace norm
+} // namespace mlir
+
+#endif // NORM_COMPILER_COMPILER_H

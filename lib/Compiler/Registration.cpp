@@ -1,0 +1,34 @@
+//===- Registration.cpp - what the norm compiler needs registered ---------===//
+//
+// Part of the norm-mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "norm/Compiler/Compiler.h"
+#include "norm/Conversion/Passes.h"
+#include "norm/IR/NormDialect.h"
+#include "norm/Pipelines/Pipelines.h"
+#include "norm/Transforms/BufferizableOpInterfaceImpl.h"
+#include "norm/Transforms/Passes.h"
+
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+using namespace mlir;
+
+void norm::registerCompilerDialects(DialectRegistry &registry) {
+  registry.insert<NormDialect>();
+  registerAggregatedOpInterfaceExternalModels(registry);
+  registerBufferizableOpInterfaceExternalModels(registry);
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  // gpu-module-to-binary and the object writer translate to LLVM IR.
+  registerAllToLLVMIRTranslations(registry);
+}
+
+void norm::registerCompilerPasses() {
+  registerNormConversionPasses();
+  registerNormTransformsPasses();
+  registerNormPipelines();
+}
