@@ -39,6 +39,7 @@ tools = [
     "norm-builder-test",
     "norm-runtime-test",
     "norm-cuda-runtime-test",
+    "norm-capi-test",
     "norm-compile",
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -190,6 +190,25 @@ llvm::Error invokeWithDescriptors(ExecutionEngine &engine,
 }
 } // namespace
 
+static llvm::Error checkShape(const std::vector<int64_t> &shape,
+                              const TensorSignature &sig,
+                              const llvm::Twine &what) {
+  if (shape.size() != sig.shape.size())
+    return llvm::createStringError(what + " has rank " +
+                                   llvm::Twine(shape.size()) + ", expected " +
+                                   llvm::Twine(sig.shape.size()));
+  for (size_t i = 0; i < sig.shape.size(); ++i) {
+    if (shape[i] < 0)
+      return llvm::createStringError(what + " has a negative extent in dim " +
+                                     llvm::Twine(i));
+    if (!ShapedType::isDynamic(sig.shape[i]) && sig.shape[i] != shape[i])
+      return llvm::createStringError(
+          what + " has extent " + llvm::Twine(shape[i]) + " in dim " +
+          llvm::Twine(i) + ", expected " + llvm::Twine(sig.shape[i]));
+  }
+  return llvm::Error::success();
+}
+
 static llvm::Error checkAgainst(const HostArray &array,
                                 const TensorSignature &sig,
                                 const llvm::Twine &what) {
@@ -197,23 +216,14 @@ static llvm::Error checkAgainst(const HostArray &array,
     return llvm::createStringError(what + " has dtype " +
                                    dtypeName(array.dtype) + ", expected " +
                                    dtypeName(sig.dtype));
-  if (array.shape.size() != sig.shape.size())
-    return llvm::createStringError(
-        what + " has rank " + llvm::Twine(array.shape.size()) + ", expected " +
-        llvm::Twine(sig.shape.size()));
-  for (size_t i = 0; i < sig.shape.size(); ++i)
-    if (!ShapedType::isDynamic(sig.shape[i]) && sig.shape[i] != array.shape[i])
-      return llvm::createStringError(
-          what + " has extent " + llvm::Twine(array.shape[i]) + " in dim " +
-          llvm::Twine(i) + ", expected " + llvm::Twine(sig.shape[i]));
-  return llvm::Error::success();
+  return checkShape(array.shape, sig, what);
 }
 
 llvm::Error Kernel::call(const std::vector<const HostArray *> &argArrays,
                          const std::vector<HostArray *> &resultArrays) {
   if (onDevice)
     return llvm::createStringError(
-        "a cuda kernel runs on device buffers (callOnDevice)");
+        "a cuda kernel runs on device buffers (callOnBuffers)");
   if (argArrays.size() != args.size() || resultArrays.size() != outs.size())
     return llvm::createStringError("expected " + llvm::Twine(args.size()) +
                                    " arguments and " +
@@ -238,17 +248,23 @@ llvm::Error Kernel::call(const std::vector<const HostArray *> &argArrays,
 }
 
 llvm::Error
-Kernel::callOnDevice(const std::vector<void *> &buffers,
-                     const std::vector<std::vector<int64_t>> &shapes) {
-  if (!onDevice)
-    return llvm::createStringError("a cpu kernel runs on host arrays");
-  if (buffers.size() != args.size() + outs.size() ||
-      shapes.size() != buffers.size())
-    return llvm::createStringError("expected " +
-                                   llvm::Twine(args.size() + outs.size()) +
-                                   " device buffers with their shapes");
+Kernel::callOnBuffers(const std::vector<void *> &buffers,
+                      const std::vector<std::vector<int64_t>> &shapes) {
+  size_t count = args.size() + outs.size();
+  if (buffers.size() != count || shapes.size() != count)
+    return llvm::createStringError(
+        "expected " + llvm::Twine(count) + " buffers with their shapes, got " +
+        llvm::Twine(buffers.size()) + " and " + llvm::Twine(shapes.size()));
   std::vector<Descriptor> descriptors;
-  for (size_t i = 0; i < buffers.size(); ++i)
+  for (size_t i = 0; i < count; ++i) {
+    bool isResult = i >= args.size();
+    const TensorSignature &sig = isResult ? outs[i - args.size()] : args[i];
+    if (llvm::Error e =
+            checkShape(shapes[i], sig,
+                       (isResult ? "result #" + llvm::Twine(i - args.size())
+                                 : "argument #" + llvm::Twine(i))))
+      return e;
     descriptors.emplace_back(buffers[i], shapes[i]);
+  }
   return invokeWithDescriptors(*engine, symbol, descriptors);
 }

@@ -190,7 +190,7 @@ int main(int argc, char **argv) {
               void *stream) -> llvm::Error {
           void *previous = normCudaGetStream();
           normCudaSetStream(stream);
-          llvm::Error error = jit->callOnDevice(buffers, shapes);
+          llvm::Error error = jit->callOnBuffers(buffers, shapes);
           normCudaSetStream(previous);
           if (error)
             return error;

@@ -34,7 +34,7 @@ llvm::Expected<TensorSignature> getTensorSignature(Type type);
 struct KernelOptions {
   /// cpu (norm-lower-to-cpu-pipeline) or cuda (norm-lower-to-nvvm-pipeline:
   /// JIT-compiled host code launching PTX kernels through
-  /// norm_cuda_runtime; see callOnDevice).
+  /// norm_cuda_runtime; see callOnBuffers).
   std::string target = "cpu";
   bool openmp = false;
   /// Lower the ops that have one to CPU vector kernels (else linalg loops).
@@ -65,11 +65,13 @@ public:
 
   llvm::Error call(const std::vector<const HostArray *> &args,
                    const std::vector<HostArray *> &results) override;
-  /// A cuda kernel: calls the host code on device buffers (the arguments'
-  /// then the results', row-major with these shapes); the launches go to
-  /// the runtime's caller stream, if set.
-  llvm::Error callOnDevice(const std::vector<void *> &buffers,
-                           const std::vector<std::vector<int64_t>> &shapes);
+  /// Calls the kernel on raw buffers: the arguments' then the results',
+  /// row-major and contiguous with these shapes (checked against the
+  /// signature; the dtypes are the caller's business). Host memory for a cpu
+  /// kernel; device buffers for a cuda kernel, whose launches go to the
+  /// runtime's caller stream, if set.
+  llvm::Error callOnBuffers(const std::vector<void *> &buffers,
+                            const std::vector<std::vector<int64_t>> &shapes);
 
 private:
   Kernel() = default;

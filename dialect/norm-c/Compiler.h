@@ -1,0 +1,100 @@
+/*===-- norm-c/Compiler.h - norm specs to kernels ----------------*- C -*-===*\
+|*                                                                            *|
+|* Part of the norm-mlir project.                                             *|
+|*                                                                            *|
+|* Coarse entry points over a parsed spec (a module of functions on tensors  *|
+|* holding norm.normalize ops, in a context from mlirNormContextCreate):     *|
+|* lower it to a JIT-able LLVM-dialect module, compile it ahead of time into *|
+|* an object, a C header and libraries (what norm-compile writes), or        *|
+|* compile one function into a kernel that is called on raw buffers.        *|
+|* Errors are reported as diagnostics of the module's context.               *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef NORM_C_COMPILER_H
+#define NORM_C_COMPILER_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Lowers `module` in place: target "cpu" runs norm-lower-to-cpu-pipeline
+/// (serial, or OpenMP loops with `openmp`); the result is in the LLVM dialect
+/// with _mlir_ciface_<function> entry points that take memref descriptors
+/// (arguments, then one out-parameter per result), ready for
+/// mlirExecutionEngineCreate. Target "cuda" runs norm-lower-to-nvvm-pipeline
+/// (host code launching embedded kernels through norm_cuda_runtime).
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirNormLowerToLLVM(MlirModule module,
+                                                         MlirStringRef target,
+                                                         bool openmp);
+
+/// What `norm-compile --target=TARGET [--openmp] -o OUTPUT_BASE` writes:
+/// OUTPUT_BASE.o, .h, _launch.c, .json and, with `libraries`, libSTEM.a and
+/// libSTEM.so (compiled with the C compiler on PATH). Lowers `module` in
+/// place.
+MLIR_CAPI_EXPORTED MlirLogicalResult
+mlirNormCompileAheadOfTime(MlirModule module, MlirStringRef outputBase,
+                           MlirStringRef target, bool openmp, bool libraries);
+
+/// Element types of kernel arguments and results. bf16 and f16 travel as
+/// their 16-bit patterns.
+typedef enum MlirNormDType {
+  MlirNormDTypeF16 = 0,
+  MlirNormDTypeBF16 = 1,
+  MlirNormDTypeF32 = 2,
+  MlirNormDTypeF64 = 3,
+} MlirNormDType;
+
+/// A JIT-compiled function of a spec. It does not refer to the module or its
+/// context once created.
+typedef struct MlirNormKernel {
+  void *ptr;
+} MlirNormKernel;
+
+static inline bool mlirNormKernelIsNull(MlirNormKernel kernel) {
+  return !kernel.ptr;
+}
+
+/// Compiles function `entry` of `module` (not modified) for `target` ("cpu";
+/// "cuda" kernels take device buffers). Returns a null kernel, with the
+/// reasons as diagnostics, when it cannot.
+MLIR_CAPI_EXPORTED MlirNormKernel mlirNormKernelCreate(MlirModule module,
+                                                       MlirStringRef entry,
+                                                       MlirStringRef target,
+                                                       bool openmp);
+
+MLIR_CAPI_EXPORTED void mlirNormKernelDestroy(MlirNormKernel kernel);
+
+MLIR_CAPI_EXPORTED intptr_t
+mlirNormKernelGetNumArguments(MlirNormKernel kernel);
+MLIR_CAPI_EXPORTED intptr_t mlirNormKernelGetNumResults(MlirNormKernel kernel);
+
+/// The signature of operand `pos`: the arguments, then the results.
+MLIR_CAPI_EXPORTED MlirNormDType mlirNormKernelGetDType(MlirNormKernel kernel,
+                                                        intptr_t pos);
+MLIR_CAPI_EXPORTED intptr_t mlirNormKernelGetRank(MlirNormKernel kernel,
+                                                  intptr_t pos);
+/// The extent of dim `dim` of operand `pos`, or -1 when it is dynamic.
+MLIR_CAPI_EXPORTED int64_t mlirNormKernelGetDimSize(MlirNormKernel kernel,
+                                                    intptr_t pos, intptr_t dim);
+
+/// Runs the kernel on `numBuffers` buffers (the arguments, then the results,
+/// each row-major and contiguous), `shapes` holding their extents one after
+/// the other. The shapes are checked against the signature, the element
+/// types are the caller's business. On failure, returns failure and passes
+/// the reason to `onError` (if not null).
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirNormKernelCall(
+    MlirNormKernel kernel, intptr_t numBuffers, void *const *buffers,
+    const int64_t *shapes, MlirStringCallback onError, void *userData);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NORM_C_COMPILER_H */

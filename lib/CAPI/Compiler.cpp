@@ -1,0 +1,136 @@
+//===- Compiler.cpp - C API of the norm compiler --------------------------===//
+//
+// Part of the norm-mlir project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "norm-c/Compiler.h"
+#include "norm/Compiler/Compiler.h"
+#include "norm/Pipelines/Pipelines.h"
+#include "norm/Runtime/Kernel.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+
+static norm::Kernel *unwrap(MlirNormKernel kernel) {
+  return static_cast<norm::Kernel *>(kernel.ptr);
+}
+
+MlirLogicalResult mlirNormLowerToLLVM(MlirModule module, MlirStringRef target,
+                                      bool openmp) {
+  ModuleOp op = unwrap(module);
+  StringRef name = unwrap(target);
+  PassManager pm(op.getContext());
+  if (name == "cpu") {
+    norm::CPUPipelineOptions options;
+    options.openmp = openmp;
+    norm::buildLowerToCPUPipeline(pm, options);
+  } else if (name == "cuda" && !openmp) {
+    norm::buildLowerToNVVMPipeline(pm, norm::NVVMPipelineOptions());
+  } else {
+    return wrap(emitError(op.getLoc(), "target '")
+                << name << "'" << (openmp ? " with OpenMP" : "")
+                << " is not supported (cpu [openmp], cuda)");
+  }
+  return wrap(pm.run(op));
+}
+
+MlirLogicalResult mlirNormCompileAheadOfTime(MlirModule module,
+                                             MlirStringRef outputBase,
+                                             MlirStringRef target, bool openmp,
+                                             bool libraries) {
+  norm::AheadOfTimeOptions options;
+  options.target = unwrap(target).str();
+  options.openmp = openmp;
+  options.libraries = libraries;
+  return wrap(
+      norm::compileAheadOfTime(unwrap(module), unwrap(outputBase), options));
+}
+
+MlirNormKernel mlirNormKernelCreate(MlirModule module, MlirStringRef entry,
+                                    MlirStringRef target, bool openmp) {
+  ModuleOp op = unwrap(module);
+  norm::KernelOptions options;
+  options.target = unwrap(target).str();
+  options.openmp = openmp;
+  llvm::Expected<std::unique_ptr<norm::Kernel>> kernel =
+      norm::Kernel::compile(op, unwrap(entry), options);
+  if (!kernel) {
+    emitError(op.getLoc()) << llvm::toString(kernel.takeError());
+    return {nullptr};
+  }
+  return {kernel->release()};
+}
+
+void mlirNormKernelDestroy(MlirNormKernel kernel) { delete unwrap(kernel); }
+
+intptr_t mlirNormKernelGetNumArguments(MlirNormKernel kernel) {
+  return unwrap(kernel)->arguments().size();
+}
+
+intptr_t mlirNormKernelGetNumResults(MlirNormKernel kernel) {
+  return unwrap(kernel)->results().size();
+}
+
+static const norm::TensorSignature &getSignature(MlirNormKernel kernel,
+                                                 intptr_t pos) {
+  const auto &arguments = unwrap(kernel)->arguments();
+  if (pos < static_cast<intptr_t>(arguments.size()))
+    return arguments[pos];
+  return unwrap(kernel)->results()[pos - arguments.size()];
+}
+
+MlirNormDType mlirNormKernelGetDType(MlirNormKernel kernel, intptr_t pos) {
+  switch (getSignature(kernel, pos).dtype) {
+  case norm::DType::F16:
+    return MlirNormDTypeF16;
+  case norm::DType::BF16:
+    return MlirNormDTypeBF16;
+  case norm::DType::F32:
+    return MlirNormDTypeF32;
+  case norm::DType::F64:
+    return MlirNormDTypeF64;
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+intptr_t mlirNormKernelGetRank(MlirNormKernel kernel, intptr_t pos) {
+  return getSignature(kernel, pos).shape.size();
+}
+
+int64_t mlirNormKernelGetDimSize(MlirNormKernel kernel, intptr_t pos,
+                                 intptr_t dim) {
+  int64_t size = getSignature(kernel, pos).shape[dim];
+  return norm::isDynamicDim(size) ? -1 : size;
+}
+
+MlirLogicalResult mlirNormKernelCall(MlirNormKernel kernel, intptr_t numBuffers,
+                                     void *const *buffers,
+                                     const int64_t *shapes,
+                                     MlirStringCallback onError,
+                                     void *userData) {
+  norm::Kernel *jit = unwrap(kernel);
+  auto fail = [&](const std::string &message) {
+    if (onError)
+      onError(wrap(StringRef(message)), userData);
+    return mlirLogicalResultFailure();
+  };
+  intptr_t expected = jit->arguments().size() + jit->results().size();
+  if (numBuffers != expected)
+    return fail("expected " + std::to_string(expected) + " buffers, got " +
+                std::to_string(numBuffers));
+  std::vector<void *> pointers(buffers, buffers + numBuffers);
+  std::vector<std::vector<int64_t>> extents;
+  for (intptr_t i = 0; i < numBuffers; ++i) {
+    size_t rank = getSignature(kernel, i).shape.size();
+    extents.emplace_back(shapes, shapes + rank);
+    shapes += rank;
+  }
+  if (llvm::Error error = jit->callOnBuffers(pointers, extents))
+    return fail(llvm::toString(std::move(error)));
+  return mlirLogicalResultSuccess();
+}
