@@ -190,7 +190,37 @@ Value mlir::norm::convertFloat(OpBuilder &b, Location loc, Value v, Type type) {
     target = vec.clone(type);
   if (from.getIntOrFloatBitWidth() < type.getIntOrFloatBitWidth())
     return arith::ExtFOp::create(b, loc, target, v);
+  if (from.isF64() && type.getIntOrFloatBitWidth() == 16)
+    return arith::TruncFOp::create(b, loc, target, roundToOddF32(b, loc, v));
   return arith::TruncFOp::create(b, loc, target, v);
+}
+
+Value mlir::norm::roundToOddF32(OpBuilder &b, Location loc, Value v) {
+  auto like = [&](Type element) -> Type {
+    if (auto vec = dyn_cast<VectorType>(v.getType()))
+      return vec.clone(element);
+    return element;
+  };
+  Type f32 = like(b.getF32Type()), i32 = like(b.getI32Type());
+  Value nearest = arith::TruncFOp::create(b, loc, f32, v);
+  Value back = arith::ExtFOp::create(b, loc, v.getType(), nearest);
+  // Rounded away from zero: step the magnitude back (sign-magnitude bits).
+  Value away = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                     math::AbsFOp::create(b, loc, back),
+                                     math::AbsFOp::create(b, loc, v));
+  Value bits = arith::BitcastOp::create(b, loc, i32, nearest);
+  Value one = arith::ConstantOp::create(b, loc, i32, b.getIntegerAttr(i32, 1));
+  if (auto vec = dyn_cast<VectorType>(i32))
+    one = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vec, b.getI32IntegerAttr(1)));
+  Value towardZero = arith::SelectOp::create(
+      b, loc, away, arith::SubIOp::create(b, loc, bits, one), bits);
+  // Inexact (NaN included): make the last bit sticky.
+  Value inexact =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, back, v);
+  Value odd = arith::SelectOp::create(
+      b, loc, inexact, arith::OrIOp::create(b, loc, towardZero, one), bits);
+  return arith::BitcastOp::create(b, loc, f32, odd);
 }
 
 SmallVector<Value> mlir::norm::getSavedValues(NormalizeOp op,

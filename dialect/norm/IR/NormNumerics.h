@@ -70,8 +70,16 @@ std::pair<Value, Value> buildCompensatedAdd(OpBuilder &b, Location loc,
                                             Value sum, Value carry, Value term);
 
 /// Converts a float scalar or vector to the element type `type` (extf or
-/// truncf; no-op when equal).
+/// truncf; no-op when equal). f64 to f16/bf16 goes through roundToOddF32:
+/// LLVM lowers the direct truncation to a libcall (__truncdfbf2,
+/// __truncdfhf2) that JIT-compiled and plain C code lack.
 Value convertFloat(OpBuilder &b, Location loc, Value v, Type type);
+
+/// Rounds an f64 scalar or vector to f32 with round-to-odd (toward zero,
+/// the last bit set when inexact). Rounding that to nearest even at 16 bits
+/// gives the correctly rounded result, f32 keeping more than twice the bits
+/// of f16/bf16 plus two.
+Value roundToOddF32(OpBuilder &b, Location loc, Value v);
 
 /// The statistics of one slice as a kernel computed them (null where the
 /// mode has none): mean and variance (standard), rstd, and the saved
