@@ -7,7 +7,9 @@ APT_PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
   libomp-22-dev cmake ninja-build
 )
-PIP_PACKAGES=(numpy pytest)
+# ml_dtypes: numpy's bf16 for the Python package; setuptools and wheel: its
+# `pip install ./python` (tested without build isolation, so offline).
+PIP_PACKAGES=(numpy pytest ml_dtypes setuptools wheel)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do

@@ -1,0 +1,369 @@
+"""Compiling specs: JIT kernels callable on arrays, and ahead-of-time
+libraries (what norm-compile writes)."""
+
+import collections
+import ctypes
+import os
+import re
+import sys
+
+import numpy as np
+
+from . import _capi
+from ._capi import MlirStringRef, lib
+from .specs import Operand, Spec, canonical_dtype
+
+
+class CompileError(RuntimeError):
+    """The spec did not parse, verify or lower; the message holds MLIR's
+    diagnostics."""
+
+
+class KernelError(RuntimeError):
+    """The kernel refused a call (the C API's reason)."""
+
+
+def _bfloat16():
+    try:
+        import ml_dtypes
+    except ImportError:
+        return None
+    return np.dtype(ml_dtypes.bfloat16)
+
+
+def numpy_dtype(dtype):
+    """The numpy dtype of a norm dtype (bf16 is ml_dtypes.bfloat16)."""
+    dtype = canonical_dtype(dtype)
+    if dtype == "bf16":
+        bf16 = _bfloat16()
+        if bf16 is None:
+            raise TypeError("bf16 arrays need the ml_dtypes package "
+                            "(pip install ml_dtypes)")
+        return bf16
+    return np.dtype({"f16": np.float16, "f32": np.float32, "f64": np.float64}[dtype])
+
+
+def _entry_of(text):
+    """The first public function of a spec's text."""
+    for match in re.finditer(r"func\.func\s+(private\s+)?@([\w$.]+)", text):
+        if not match.group(1):
+            return match.group(2)
+    raise CompileError("the spec has no public function")
+
+
+def _spec_text(spec):
+    if isinstance(spec, Spec):
+        return spec.text, spec.name
+    if isinstance(spec, str):
+        return spec, None
+    raise TypeError("expected a Spec (norm_mlir.layer_norm(...), ...) or "
+                    "MLIR text, got %s" % type(spec).__name__)
+
+
+class _Module:
+    """A parsed spec in a context of its own, diagnostics kept."""
+
+    def __init__(self, text):
+        self.diagnostics = _capi.Diagnostics()
+        self.module = lib.mlirModuleCreateParse(self.diagnostics.context,
+                                                MlirStringRef.of(text))
+        if not self.module.ptr:
+            message = self.diagnostics.take()
+            self.diagnostics.close()
+            raise CompileError("the spec does not parse or verify:\n" + message)
+
+    def fail(self, what):
+        return CompileError(what + ":\n" + self.diagnostics.take())
+
+    def close(self):
+        if self.module.ptr:
+            lib.mlirModuleDestroy(self.module)
+            self.module = _capi.MlirModule()
+        self.diagnostics.close()
+
+
+class _Callable:
+    """Argument checks, result allocation and conversions shared by JIT and
+    ahead-of-time kernels."""
+
+    def _set_signature(self, name, arguments, results):
+        self.name = name
+        self.arguments = list(arguments)
+        self.results = list(results)
+
+    def __repr__(self):
+        return "<%s %s(%s) -> (%s)>" % (
+            type(self).__name__, self.name,
+            ", ".join(map(repr, self.arguments)),
+            ", ".join(map(repr, self.results)))
+
+    def _as_array(self, value, operand, index):
+        what = "argument %d (%s)" % (index, operand.name)
+        producer = None
+        if isinstance(value, np.ndarray):
+            array = value
+        elif hasattr(value, "__dlpack__"):
+            producer = sys.modules.get(type(value).__module__.split(".")[0])
+            array = _from_dlpack(value, what)
+        else:
+            raise TypeError("%s: expected a numpy array or an object with "
+                            "__dlpack__, got %s" % (what, type(value).__name__))
+        expected = numpy_dtype(operand.dtype)
+        if array.dtype != expected:
+            raise TypeError("%s: expected dtype %s (%s), got %s"
+                            % (what, operand.dtype, expected, array.dtype))
+        return np.ascontiguousarray(array), producer
+
+    def _bind(self, arrays):
+        """Checks the shapes against the signature; returns the dynamic
+        extents by symbol."""
+        extents = {}
+        for index, (array, operand) in enumerate(zip(arrays, self.arguments)):
+            what = "argument %d (%s)" % (index, operand.name)
+            expected = "(%s)" % ", ".join(
+                "?" if isinstance(d, str) else str(d) for d in operand.shape)
+            if array.ndim != len(operand.shape):
+                raise ValueError("%s: expected rank %d %s, got shape %s"
+                                 % (what, len(operand.shape), expected,
+                                    array.shape))
+            for dim, (got, want) in enumerate(zip(array.shape, operand.shape)):
+                if isinstance(want, int):
+                    if got != want:
+                        raise ValueError("%s: expected shape %s, got %s"
+                                         % (what, expected, array.shape))
+                elif extents.setdefault(want, (got, what, dim))[0] != got:
+                    first = extents[want]
+                    raise ValueError(
+                        "%s: dim %d is %d, but it must match dim %d of %s, "
+                        "which is %d" % (what, dim, got, first[2], first[1],
+                                         first[0]))
+        return {symbol: e[0] for symbol, e in extents.items()}
+
+    def _result_shape(self, operand, extents):
+        shape = []
+        for d in operand.shape:
+            if isinstance(d, int):
+                shape.append(d)
+            elif d in extents:
+                shape.append(extents[d])
+            else:
+                raise ValueError("result %s: dynamic dim %s is not the dim of "
+                                 "an argument" % (operand.name, d))
+        return tuple(shape)
+
+    def __call__(self, *args):
+        if len(args) != len(self.arguments):
+            raise TypeError("%s() takes %d arguments (%s), got %d" % (
+                self.name, len(self.arguments),
+                ", ".join(o.name for o in self.arguments), len(args)))
+        converted = [self._as_array(a, o, i)
+                     for i, (a, o) in enumerate(zip(args, self.arguments))]
+        arrays = [a for a, _ in converted]
+        extents = self._bind(arrays)
+        outputs = [np.empty(self._result_shape(o, extents),
+                            dtype=numpy_dtype(o.dtype)) for o in self.results]
+        self._invoke(arrays + outputs, extents)
+        producer = next((p for _, p in converted if p is not None), None)
+        if producer is not None and hasattr(producer, "from_dlpack"):
+            outputs = [_to_dlpack_of(producer, o) for o in outputs]
+        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
+def _from_dlpack(value, what):
+    device = getattr(value, "__dlpack_device__", lambda: (1, 0))()
+    if device[0] != 1:  # kDLCPU
+        raise ValueError("%s: the array lives on DLPack device %r; norm_mlir "
+                         "kernels take host (CPU) memory" % (what, device))
+    try:
+        return np.from_dlpack(value)
+    except (TypeError, BufferError, RuntimeError) as error:
+        # numpy has no bf16: reinterpret a torch bf16 tensor's bits.
+        view = getattr(value, "view", None)
+        bf16 = _bfloat16()
+        if view is not None and bf16 is not None and "bfloat16" in str(
+                getattr(value, "dtype", "")):
+            import torch
+
+            return np.from_dlpack(value.view(torch.int16)).view(bf16)
+        raise TypeError("%s: cannot read it through DLPack: %s" % (what, error))
+
+
+def _to_dlpack_of(producer, array):
+    if array.dtype == _bfloat16():
+        import torch
+
+        return producer.from_dlpack(array.view(np.int16)).view(torch.bfloat16)
+    return producer.from_dlpack(array)
+
+
+def _signature_from_kernel(handle, name):
+    """Operands read from the compiled kernel, for specs given as text.
+    Every dynamic dim of an argument is a symbol of its own; a dynamic dim
+    of a result takes the extent of the same dim of the first argument of
+    the same rank."""
+    count = lib.mlirNormKernelGetNumArguments(handle)
+    total = count + lib.mlirNormKernelGetNumResults(handle)
+    operands = []
+    for pos in range(total):
+        dtype = _capi.DTYPE_NAMES[lib.mlirNormKernelGetDType(handle, pos)]
+        rank = lib.mlirNormKernelGetRank(handle, pos)
+        dims = [lib.mlirNormKernelGetDimSize(handle, pos, d) for d in range(rank)]
+        if pos < count:
+            shape = [d if d >= 0 else "arg%d.%d" % (pos, i)
+                     for i, d in enumerate(dims)]
+            operands.append(Operand("arg%d" % pos, dtype, shape))
+        else:
+            source = next((o for o in operands[:count] if len(o.shape) == rank),
+                          None)
+            shape = []
+            for i, d in enumerate(dims):
+                if d >= 0:
+                    shape.append(d)
+                elif source is not None:
+                    shape.append(source.shape[i])
+                else:
+                    shape.append("result%d.%d" % (pos - count, i))
+            operands.append(Operand("result%d" % (pos - count), dtype, shape))
+    return operands[:count], operands[count:]
+
+
+class Kernel(_Callable):
+    """A JIT-compiled function of a spec, called on arrays:
+    `kernel(*arguments)` returns the result (or a tuple of results) as new
+    arrays: numpy arrays, or the producer's tensors for DLPack inputs
+    (torch.from_dlpack, zero copy)."""
+
+    def __init__(self, spec, target="cpu", openmp=False, entry=None):
+        if target != "cpu":
+            raise ValueError(
+                "compile(target=%r): Python calls run on host arrays, so only "
+                "target='cpu'; for GPU code, aot(spec, out_dir, "
+                "target='cuda') writes a library and a C header" % (target,))
+        text, name = _spec_text(spec)
+        name = entry or name or _entry_of(text)
+        module = _Module(text)
+        try:
+            self._handle = lib.mlirNormKernelCreate(
+                module.module, MlirStringRef.of(name), MlirStringRef.of(target),
+                bool(openmp))
+            if not self._handle.ptr:
+                raise module.fail("@%s does not compile" % name)
+        finally:
+            module.close()
+        arguments, results = _signature_from_kernel(self._handle, name)
+        if isinstance(spec, Spec) and name == spec.name:
+            _check_same_signature(spec, arguments, results)
+            arguments, results = spec.arguments, spec.results
+        self._set_signature(name, arguments, results)
+
+    def _invoke(self, arrays, extents):
+        buffers = (ctypes.c_void_p * len(arrays))(
+            *[a.ctypes.data for a in arrays])
+        shapes = [d for a in arrays for d in a.shape]
+        shape_array = (ctypes.c_int64 * max(len(shapes), 1))(*shapes)
+        errors = []
+        callback = _capi.MlirStringCallback(
+            lambda text, _: errors.append(
+                ctypes.string_at(text.data, text.length).decode()))
+        if not lib.mlirNormKernelCall(self._handle, len(arrays), buffers,
+                                      shape_array, callback, None):
+            raise KernelError("%s: %s" % (self.name, "".join(errors)))
+
+    def __del__(self):
+        handle = getattr(self, "_handle", None)
+        if handle is not None and handle.ptr:
+            lib.mlirNormKernelDestroy(handle)
+            self._handle = None
+
+
+def _check_same_signature(spec, arguments, results):
+    for mine, theirs in zip(spec.arguments + spec.results, arguments + results):
+        same = mine.dtype == theirs.dtype and len(mine.shape) == len(theirs.shape)
+        same = same and all(isinstance(a, str) == isinstance(b, str) and
+                            (isinstance(a, str) or a == b)
+                            for a, b in zip(mine.shape, theirs.shape))
+        if not same:
+            raise CompileError("the compiled signature %r differs from the "
+                               "spec's %r" % (theirs, mine))
+    if (len(spec.arguments), len(spec.results)) != (len(arguments), len(results)):
+        raise CompileError("the compiled function has %d arguments and %d "
+                           "results, the spec %d and %d"
+                           % (len(arguments), len(results), len(spec.arguments),
+                              len(spec.results)))
+
+
+def compile(spec, target="cpu", openmp=False, entry=None):
+    """JIT-compiles `spec` (a Spec or MLIR text; `entry` picks the function,
+    by default the Spec's or the first public one) into a callable Kernel.
+    With `openmp` the kernel's loops run on OpenMP threads."""
+    return Kernel(spec, target=target, openmp=openmp, entry=entry)
+
+
+AotOutputs = collections.namedtuple(
+    "AotOutputs", "object header launchers description static_library "
+    "shared_library")
+
+
+def aot(spec, out_dir, target="cpu", openmp=False, libraries=True, name=None):
+    """Compiles every public function of `spec` ahead of time into `out_dir`,
+    as `norm-compile --target=TARGET -o OUT_DIR/NAME` does: NAME.o, NAME.h
+    (the documented C entry points `int norm_<function>(void *const *args,
+    const int64_t *dims, int threads)`, or a stream for cuda), NAME_launch.c,
+    NAME.json and, with `libraries`, libNAME.a and libNAME.so. NAME defaults
+    to the spec's function name. Returns the paths."""
+    text, spec_name = _spec_text(spec)
+    name = name or spec_name or _entry_of(text)
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        raise ValueError("aot: name %r is not a C identifier" % (name,))
+    if target not in ("cpu", "cuda"):
+        raise ValueError("aot: target must be 'cpu' or 'cuda', got %r" % (target,))
+    os.makedirs(out_dir, exist_ok=True)
+    base = os.path.join(os.path.abspath(out_dir), name)
+    module = _Module(text)
+    try:
+        if not lib.mlirNormCompileAheadOfTime(
+                module.module, MlirStringRef.of(base), MlirStringRef.of(target),
+                bool(openmp), bool(libraries)):
+            raise module.fail("ahead-of-time compilation failed")
+    finally:
+        module.close()
+    directory = os.path.dirname(base)
+    return AotOutputs(
+        base + ".o", base + ".h", base + "_launch.c", base + ".json",
+        os.path.join(directory, "lib%s.a" % name) if libraries else None,
+        os.path.join(directory, "lib%s.so" % name) if libraries else None)
+
+
+class LibraryKernel(_Callable):
+    """A function of a shared library from aot(target='cpu'), called through
+    its C entry point norm_<function>(args, dims, threads)."""
+
+    def __init__(self, path, spec, threads=0):
+        if not isinstance(spec, Spec):
+            raise TypeError("load_library needs the Spec the library was "
+                            "built from (its signature), got %s"
+                            % type(spec).__name__)
+        self._library = ctypes.CDLL(os.path.abspath(path))
+        self._entry = getattr(self._library, "norm_" + spec.name)
+        self._entry.argtypes = [ctypes.POINTER(ctypes.c_void_p),
+                                ctypes.POINTER(ctypes.c_int64), ctypes.c_int]
+        self._entry.restype = ctypes.c_int
+        self._threads = int(threads)
+        self._set_signature(spec.name, spec.arguments, spec.results)
+
+    def _invoke(self, arrays, extents):
+        # The dynamic dims in order of appearance, arguments then results.
+        dims = [extents[d] for o in self.arguments + self.results
+                for d in o.shape if isinstance(d, str)]
+        buffers = (ctypes.c_void_p * len(arrays))(
+            *[a.ctypes.data for a in arrays])
+        dim_array = (ctypes.c_int64 * max(len(dims), 1))(*dims)
+        status = self._entry(buffers, dim_array, self._threads)
+        if status != 0:
+            raise KernelError("norm_%s returned %d" % (self.name, status))
+
+
+def load_library(path, spec, threads=0):
+    """Loads a shared library written by aot(spec, ..., target='cpu') and
+    returns its function as a callable with the same checks as compile()."""
+    return LibraryKernel(path, spec, threads)

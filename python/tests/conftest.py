@@ -1,0 +1,6 @@
+"""Lets the tests import reference.py from this directory."""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
