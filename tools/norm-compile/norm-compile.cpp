@@ -45,6 +45,11 @@ static cl::opt<std::string>
 static cl::opt<bool>
     openmp("openmp", cl::desc("--target=cpu: parallel loops on OpenMP threads "
                               "(link libomp); serial otherwise"));
+static cl::opt<bool> cpuDispatch(
+    "cpu-dispatch",
+    cl::desc("--target=cpu: compile for every x86-64 level (SSE2, AVX2, "
+             "AVX-512) and pick the CPU's best when the library is loaded "
+             "(NORM_CPU_LEVEL may name a lower one); else this host's level"));
 static cl::opt<std::string>
     gpuFormat("gpu-format",
               cl::desc("Embedded kernels: isa (PTX, JIT-compiled by the "
@@ -65,6 +70,10 @@ int main(int argc, char **argv) {
   if (target != "cuda" && target != "cpu") {
     llvm::errs() << "norm-compile: --target=" << target
                  << " is not supported (supported: cpu, cuda)\n";
+    return 1;
+  }
+  if (cpuDispatch && target == "cuda") {
+    llvm::errs() << "norm-compile: --cpu-dispatch is a --target=cpu option\n";
     return 1;
   }
   if (openmp && target == "cuda") {
@@ -90,5 +99,6 @@ int main(int argc, char **argv) {
   options.gpuFormat = gpuFormat;
   options.chip = chip;
   options.libraries = libraries;
+  options.cpuDispatch = cpuDispatch;
   return failed(norm::compileAheadOfTime(*module, outputBase, options)) ? 1 : 0;
 }

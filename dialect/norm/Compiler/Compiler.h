@@ -33,6 +33,11 @@ struct AheadOfTimeOptions {
   std::string target = "cpu";
   /// cpu: parallel loops on OpenMP threads (the caller links libomp).
   bool openmp = false;
+  /// cpu: compile for every x86-64 level (baseline SSE2 with 128-bit
+  /// vectors, x86-64-v3 with AVX2 and 256-bit, x86-64-v4 with AVX-512 and
+  /// 512-bit) into one object; the launchers pick the highest the CPU
+  /// supports when the library is loaded. Otherwise: this host's level.
+  bool cpuDispatch = false;
   /// cuda: the embedded kernels, isa (PTX), bin (cubin) or fatbin.
   std::string gpuFormat = "isa";
   /// cuda: the GPU architecture.
