@@ -130,4 +130,52 @@ def NormReadOnlyArgumentsPass
   }];
 }
 
+def NormRaiseFromLinalgPass : Pass<"norm-raise-from-linalg"> {
+  let summary = "Raise normalizations written in linalg to norm.normalize";
+  let description = [{
+    Recognizes LayerNorm, RMSNorm, BatchNorm inference and GroupNorm
+    written as chains of linalg ops on tensors (`linalg.generic`,
+    `linalg.reduce`, `linalg.broadcast`, `linalg.fill`, the named
+    elementwise ops) with `arith` and `math` bodies, as frontends decompose
+    them, and replaces each chain by one `norm.normalize`:
+
+    - the mean is a sum reduction into a zero init divided by (or
+      multiplied with the reciprocal of) the reduced element count N, a
+      constant, or for dynamic extents the `tensor.dim`s of the reduced
+      dims converted with `arith.sitofp`;
+    - the variance is the mean of centered squares `(x - mean)^2`, or, for
+      RMSNorm, the mean of `x^2`; BatchNorm inference takes the mean and
+      variance as given tensors (`stats(...)`);
+    - the constant epsilon is added to the variance, then `rsqrt`, or
+      `sqrt` and a division;
+    - an optional scale and bias are broadcast along the dims they index
+      (`affine_dims`);
+    - GroupNorm reduces a `tensor.expand_shape` that splits the channel dim
+      into `[G, C/G]` and collapses the result back (`groups = G on C`);
+      its affine is applied after the collapse.
+
+    The chain is raised only when it computes exactly what the op does: the
+    statistics are reduced over the dims they are broadcast along, the
+    divisor is the reduced element count, epsilon is a constant inside the
+    square root, and the arithmetic is in f32 (f64) with 16-bit inputs
+    widened by `arith.extf` (a final `arith.truncf` gives the output type).
+    Anything else is left untouched. Intermediate results that become dead
+    are erased.
+
+    The one-pass variance `E[x^2] - E[x]^2` is raised only with
+    `allow-unstable-variance`: the op computes the centered variance, which
+    changes (improves) the numerics of the program.
+  }];
+  let options = [
+    Option<"allowUnstableVariance", "allow-unstable-variance", "bool",
+           /*default=*/"false",
+           "Also raise the variance computed as E[x^2] - E[x]^2">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::norm::NormDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 #endif // NORM_TRANSFORMS_PASSES_TD

@@ -31,6 +31,14 @@ void populateLowerSubgroupReducePatterns(RewritePatternSet &patterns,
 /// (see norm-math-to-nvvm-intrinsics).
 void populateMathToNVVMIntrinsicsPatterns(RewritePatternSet &patterns);
 
+/// Rewrites LayerNorm, RMSNorm, BatchNorm inference and GroupNorm written as
+/// chains of linalg ops on tensors into `norm.normalize` (see
+/// norm-raise-from-linalg). The one-pass variance E[x^2] - E[x]^2 is raised
+/// only with `allowUnstableVariance`, since the op's variance is centered.
+void populateRaiseFromLinalgPatterns(RewritePatternSet &patterns,
+                                     bool allowUnstableVariance = false,
+                                     PatternBenefit benefit = 1);
+
 } // namespace norm
 } // namespace mlir
 
