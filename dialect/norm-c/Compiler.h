@@ -34,13 +34,15 @@ MLIR_CAPI_EXPORTED MlirLogicalResult mlirNormLowerToLLVM(MlirModule module,
                                                          MlirStringRef target,
                                                          bool openmp);
 
-/// What `norm-compile --target=TARGET [--openmp] -o OUTPUT_BASE` writes:
-/// OUTPUT_BASE.o, .h, _launch.c, .json and, with `libraries`, libSTEM.a and
-/// libSTEM.so (compiled with the C compiler on PATH). Lowers `module` in
-/// place.
-MLIR_CAPI_EXPORTED MlirLogicalResult
-mlirNormCompileAheadOfTime(MlirModule module, MlirStringRef outputBase,
-                           MlirStringRef target, bool openmp, bool libraries);
+/// What `norm-compile --target=TARGET [--openmp] [--cpu-dispatch] -o
+/// OUTPUT_BASE` writes: OUTPUT_BASE.o, .h, _launch.c, .json and, with
+/// `libraries`, libSTEM.a and libSTEM.so (compiled with the C compiler on
+/// PATH). With `cpuDispatch` (cpu only) the object holds the functions for
+/// every x86-64 level and the launchers pick the CPU's best at load time.
+/// Lowers `module` in place.
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirNormCompileAheadOfTime(
+    MlirModule module, MlirStringRef outputBase, MlirStringRef target,
+    bool openmp, bool cpuDispatch, bool libraries);
 
 /// Element types of kernel arguments and results. bf16 and f16 travel as
 /// their 16-bit patterns.

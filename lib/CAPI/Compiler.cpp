@@ -42,10 +42,11 @@ MlirLogicalResult mlirNormLowerToLLVM(MlirModule module, MlirStringRef target,
 MlirLogicalResult mlirNormCompileAheadOfTime(MlirModule module,
                                              MlirStringRef outputBase,
                                              MlirStringRef target, bool openmp,
-                                             bool libraries) {
+                                             bool cpuDispatch, bool libraries) {
   norm::AheadOfTimeOptions options;
   options.target = unwrap(target).str();
   options.openmp = openmp;
+  options.cpuDispatch = cpuDispatch;
   options.libraries = libraries;
   return wrap(
       norm::compileAheadOfTime(unwrap(module), unwrap(outputBase), options));

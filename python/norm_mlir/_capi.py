@@ -73,7 +73,8 @@ def _load():
             MlirLogicalResult,
         ),
         "mlirNormCompileAheadOfTime": (
-            [MlirModule, MlirStringRef, MlirStringRef, ctypes.c_bool, ctypes.c_bool],
+            [MlirModule, MlirStringRef, MlirStringRef, ctypes.c_bool,
+             ctypes.c_bool, ctypes.c_bool],
             MlirLogicalResult,
         ),
         "mlirNormKernelCreate": (

@@ -304,13 +304,16 @@ AotOutputs = collections.namedtuple(
     "shared_library")
 
 
-def aot(spec, out_dir, target="cpu", openmp=False, libraries=True, name=None):
+def aot(spec, out_dir, target="cpu", openmp=False, libraries=True, name=None,
+        cpu_dispatch=False):
     """Compiles every public function of `spec` ahead of time into `out_dir`,
     as `norm-compile --target=TARGET -o OUT_DIR/NAME` does: NAME.o, NAME.h
     (the documented C entry points `int norm_<function>(void *const *args,
     const int64_t *dims, int threads)`, or a stream for cuda), NAME_launch.c,
     NAME.json and, with `libraries`, libNAME.a and libNAME.so. NAME defaults
-    to the spec's function name. Returns the paths."""
+    to the spec's function name. With `cpu_dispatch` (cpu) the library holds
+    the kernels for every x86-64 level (SSE2, AVX2, AVX-512) and picks the
+    CPU's best when it is loaded. Returns the paths."""
     text, spec_name = _spec_text(spec)
     name = name or spec_name or _entry_of(text)
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
@@ -323,7 +326,7 @@ def aot(spec, out_dir, target="cpu", openmp=False, libraries=True, name=None):
     try:
         if not lib.mlirNormCompileAheadOfTime(
                 module.module, MlirStringRef.of(base), MlirStringRef.of(target),
-                bool(openmp), bool(libraries)):
+                bool(openmp), bool(cpu_dispatch), bool(libraries)):
             raise module.fail("ahead-of-time compilation failed")
     finally:
         module.close()

@@ -46,3 +46,20 @@ def test_aot_errors(tmp_path):
         nm.aot(nm.rms_norm((4, 8)), str(tmp_path), target="rocm")
     with pytest.raises(TypeError, match="needs the Spec"):
         nm.load_library("nowhere.so", "func.func @f()")
+
+
+def test_aot_cpu_dispatch(tmp_path):
+    spec = nm.layer_norm((None, 256), "f32")
+    out = nm.aot(spec, str(tmp_path), cpu_dispatch=True)
+    assert "const char *norm_layer_norm_cpu_level(void);" in open(out.header).read()
+    library = nm.load_library(out.shared_library, spec)
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((4, 256)).astype(np.float32)
+    g = rng.standard_normal(256).astype(np.float32)
+    b = rng.standard_normal(256).astype(np.float32)
+    y = library(x, g, b)
+    check_output(y, Statistics(x, "standard", [1], 1e-5), "f32", "f32",
+                 affine(y, g, [1], 2), affine(y, b, [1], 2))
+    level = library._library.norm_layer_norm_cpu_level
+    level.restype = __import__("ctypes").c_char_p
+    assert level().decode() in ("x86-64", "x86-64-v3", "x86-64-v4")

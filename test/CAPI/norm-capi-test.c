@@ -250,7 +250,7 @@ static int testAheadOfTime(const char *dir) {
   snprintf(base, sizeof(base), "%s/kernels", dir);
   MlirLogicalResult result = mlirNormCompileAheadOfTime(
       module, mlirStringRefCreateFromCString(base),
-      mlirStringRefCreateFromCString("cpu"), false, false);
+      mlirStringRefCreateFromCString("cpu"), false, false, false);
   printf("ahead of time: %d\n", mlirLogicalResultIsSuccess(result));
   const char *suffixes[] = {".o", ".h", "_launch.c", ".json"};
   for (int i = 0; i < 4; ++i) {
