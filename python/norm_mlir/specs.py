@@ -179,6 +179,13 @@ class _Function:
         )
 
 
+def _operand_pair(keyword, pair):
+    """`keyword(%a, %b : A, B)` on a line of its own."""
+    return "\n      %s(%%%s, %%%s : %s, %s)" % (
+        keyword, pair[0].name, pair[1].name, pair[0].type_text(),
+        pair[1].type_text())
+
+
 def _normalize(mode, x, axes, eps, out, scale=None, bias=None, affine_dims=None,
                stats=None, saved=(), running=None, extra="", name="y"):
     """Appends one norm.normalize to `out` (a _Function); returns its results."""
@@ -200,12 +207,7 @@ def _normalize(mode, x, axes, eps, out, scale=None, bias=None, affine_dims=None,
     if affine_dims is not None and (scale is not None or bias is not None):
         text += " affine_dims = [%s]" % ", ".join(map(str, affine_dims))
     if stats is not None:
-        text += "\n      stats(%%%s, %%%s : %s, %s)" % (
-            stats[0].name,
-            stats[1].name,
-            stats[0].type_text(),
-            stats[1].type_text(),
-        )
+        text += _operand_pair("stats", stats)
     text += "\n      outs(%s : %s)" % (init_values[0], inits[0].type_text())
     if saved:
         text += " saved(%s : %s)" % (
@@ -214,12 +216,7 @@ def _normalize(mode, x, axes, eps, out, scale=None, bias=None, affine_dims=None,
         )
     result_types = [o.type_text() for o in inits]
     if running is not None:
-        text += "\n      running(%%%s, %%%s : %s, %s)" % (
-            running[0].name,
-            running[1].name,
-            running[0].type_text(),
-            running[1].type_text(),
-        )
+        text += _operand_pair("running", running)
         result_types += [running[0].type_text(), running[1].type_text()]
     if len(result_types) > 1:
         text = text.replace("  %%%s = " % name,
