@@ -17,10 +17,13 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <chrono>
 #include <cstdlib>
+#include <dlfcn.h>
 
 using namespace mlir;
 using namespace mlir::norm;
@@ -48,6 +51,26 @@ llvm::Expected<TensorSignature> mlir::norm::getTensorSignature(Type type) {
 }
 
 Kernel::~Kernel() = default;
+
+/// norm_cuda_runtime next to the code running this (libNormCAPI.so in an
+/// installed lib/ or a Python package's _lib/) or in ../lib from it (an
+/// installed or build-tree bin/), else where the build put it.
+static std::string findCudaRuntimeLibrary() {
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(&findCudaRuntimeLibrary), &info) &&
+      info.dli_fname) {
+    SmallString<256> directory(info.dli_fname);
+    llvm::sys::path::remove_filename(directory);
+    for (StringRef relative :
+         {"libnorm_cuda_runtime.so", "../lib/libnorm_cuda_runtime.so"}) {
+      SmallString<256> candidate(directory);
+      llvm::sys::path::append(candidate, relative);
+      if (llvm::sys::fs::exists(candidate))
+        return std::string(candidate);
+    }
+  }
+  return NORM_CUDA_RUNTIME_LIBRARY;
+}
 
 static std::string diagnosticsOf(llvm::StringRef what) { return what.str(); }
 
@@ -129,11 +152,12 @@ Kernel::compile(ModuleOp module, llvm::StringRef entry,
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   engineOptions.enableObjectDump = !options.objectPath.empty();
+  std::string cudaRuntimeLibrary = findCudaRuntimeLibrary();
   SmallVector<StringRef> libs;
   if (options.openmp)
     libs.push_back(NORM_OPENMP_LIBRARY);
   if (kernel->onDevice)
-    libs.push_back(NORM_CUDA_RUNTIME_LIBRARY);
+    libs.push_back(cudaRuntimeLibrary);
   engineOptions.sharedLibPaths = libs;
   auto engine =
       ExecutionEngine::create(*lowered, engineOptions, std::move(*tm));
