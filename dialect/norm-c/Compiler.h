@@ -44,6 +44,21 @@ MLIR_CAPI_EXPORTED MlirLogicalResult mlirNormCompileAheadOfTime(
     MlirModule module, MlirStringRef outputBase, MlirStringRef target,
     bool openmp, bool cpuDispatch, bool libraries);
 
+/// Parses `spec` (a module of functions on tensors holding norm.normalize
+/// ops) in `context` (from mlirNormContextCreate) and lowers it as
+/// mlirNormLowerToLLVM does. Returns the lowered module, or a null module
+/// with the reasons as diagnostics of `context`.
+MLIR_CAPI_EXPORTED MlirModule mlirNormSpecLowerToLLVM(MlirContext context,
+                                                      MlirStringRef spec,
+                                                      MlirStringRef target,
+                                                      bool openmp);
+
+/// Parses `spec` in `context` and compiles it as mlirNormCompileAheadOfTime
+/// does.
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirNormSpecCompileAheadOfTime(
+    MlirContext context, MlirStringRef spec, MlirStringRef outputBase,
+    MlirStringRef target, bool openmp, bool cpuDispatch, bool libraries);
+
 /// Element types of kernel arguments and results. bf16 and f16 travel as
 /// their 16-bit patterns.
 typedef enum MlirNormDType {

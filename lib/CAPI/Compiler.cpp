@@ -12,6 +12,7 @@
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
 using namespace mlir;
@@ -50,6 +51,32 @@ MlirLogicalResult mlirNormCompileAheadOfTime(MlirModule module,
   options.libraries = libraries;
   return wrap(
       norm::compileAheadOfTime(unwrap(module), unwrap(outputBase), options));
+}
+
+/// Parses a spec; diagnostics go to the context.
+static OwningOpRef<ModuleOp> parseSpec(MlirContext context,
+                                       MlirStringRef spec) {
+  return parseSourceString<ModuleOp>(unwrap(spec), unwrap(context));
+}
+
+MlirModule mlirNormSpecLowerToLLVM(MlirContext context, MlirStringRef spec,
+                                   MlirStringRef target, bool openmp) {
+  OwningOpRef<ModuleOp> module = parseSpec(context, spec);
+  if (!module || mlirLogicalResultIsFailure(
+                     mlirNormLowerToLLVM(wrap(*module), target, openmp)))
+    return MlirModule{nullptr};
+  return wrap(module.release());
+}
+
+MlirLogicalResult
+mlirNormSpecCompileAheadOfTime(MlirContext context, MlirStringRef spec,
+                               MlirStringRef outputBase, MlirStringRef target,
+                               bool openmp, bool cpuDispatch, bool libraries) {
+  OwningOpRef<ModuleOp> module = parseSpec(context, spec);
+  if (!module)
+    return mlirLogicalResultFailure();
+  return mlirNormCompileAheadOfTime(wrap(*module), outputBase, target, openmp,
+                                    cpuDispatch, libraries);
 }
 
 MlirNormKernel mlirNormKernelCreate(MlirModule module, MlirStringRef entry,

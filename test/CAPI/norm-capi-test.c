@@ -99,6 +99,31 @@ static MlirModule parseSpec(MlirContext ctx) {
   return mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kSpec));
 }
 
+/* Runs the lowered LayerNorm through MLIR's execution engine; returns the
+   largest error against the reference (infinity when it cannot run). */
+static double runLowered(MlirModule module) {
+  MlirExecutionEngine engine =
+      mlirExecutionEngineCreate(module, 3, 0, NULL, false, false);
+  if (mlirExecutionEngineIsNull(engine))
+    return INFINITY;
+  void (*entry)(Memref2 *, Memref1 *, Memref1 *, Memref2 *) =
+      (void (*)(Memref2 *, Memref1 *, Memref1 *, Memref2 *))
+          mlirExecutionEngineLookup(engine, mlirStringRefCreateFromCString(
+                                                "_mlir_ciface_layer_norm"));
+  double err = INFINITY;
+  if (entry) {
+    memset(y, 0, sizeof(y));
+    Memref2 mx = {x, x, 0, {kRows, kCols}, {kCols, 1}};
+    Memref1 mg = {gamma_, gamma_, 0, {kCols}, {1}};
+    Memref1 mb = {beta_, beta_, 0, {kCols}, {1}};
+    Memref2 my = {y, y, 0, {kRows, kCols}, {kCols, 1}};
+    entry(&mx, &mg, &mb, &my);
+    err = maxError();
+  }
+  mlirExecutionEngineDestroy(engine);
+  return err;
+}
+
 /* The dialect handle and the registration functions. */
 static void testRegistration(void) {
   MlirDialectHandle handle = mlirGetDialectHandle__norm__();
@@ -149,29 +174,8 @@ static int testPipelineAndExecutionEngine(void) {
   printf("pipeline ran: %d\n", mlirLogicalResultIsSuccess(ran));
   mlirPassManagerDestroy(pm);
 
-  MlirExecutionEngine engine =
-      mlirExecutionEngineCreate(module, 3, 0, NULL, false, false);
-  if (mlirExecutionEngineIsNull(engine)) {
-    printf("execution engine: failed\n");
-    return 1;
-  }
-  void (*entry)(Memref2 *, Memref1 *, Memref1 *, Memref2 *) =
-      (void (*)(Memref2 *, Memref1 *, Memref1 *, Memref2 *))
-          mlirExecutionEngineLookup(engine, mlirStringRefCreateFromCString(
-                                                "_mlir_ciface_layer_norm"));
-  if (!entry) {
-    printf("lookup: failed\n");
-    return 1;
-  }
-  memset(y, 0, sizeof(y));
-  Memref2 mx = {x, x, 0, {kRows, kCols}, {kCols, 1}};
-  Memref1 mg = {gamma_, gamma_, 0, {kCols}, {1}};
-  Memref1 mb = {beta_, beta_, 0, {kCols}, {1}};
-  Memref2 my = {y, y, 0, {kRows, kCols}, {kCols, 1}};
-  entry(&mx, &mg, &mb, &my);
-  double err = maxError();
+  double err = runLowered(module);
   printf("execution engine: max |y - ref| = %.2e\n", err);
-  mlirExecutionEngineDestroy(engine);
   mlirModuleDestroy(module);
   mlirContextDestroy(ctx);
   return !(err < 1e-4);
@@ -265,6 +269,33 @@ static int testAheadOfTime(const char *dir) {
   return !mlirLogicalResultIsSuccess(result);
 }
 
+/* The entry points that take the spec as a string. */
+static int testSpecStrings(const char *dir) {
+  MlirContext ctx = mlirNormContextCreate();
+  mlirNormContextCaptureDiagnostics(ctx, printToStdout, NULL);
+  MlirStringRef spec = mlirStringRefCreateFromCString(kSpec);
+  MlirStringRef cpu = mlirStringRefCreateFromCString("cpu");
+  MlirModule lowered = mlirNormSpecLowerToLLVM(ctx, spec, cpu, false);
+  double err = mlirModuleIsNull(lowered) ? INFINITY : runLowered(lowered);
+  printf("spec string, lowered: max |y - ref| = %.2e\n", err);
+  if (!mlirModuleIsNull(lowered))
+    mlirModuleDestroy(lowered);
+  char base[4096];
+  snprintf(base, sizeof(base), "%s/dispatched", dir);
+  MlirLogicalResult aot = mlirNormSpecCompileAheadOfTime(
+      ctx, spec, mlirStringRefCreateFromCString(base), cpu, false, true, false);
+  printf("spec string, ahead of time with dispatch: %d\n",
+         mlirLogicalResultIsSuccess(aot));
+  MlirStringRef broken = mlirStringRefCreateFromCString("func.func @f(");
+  printf("broken spec: null %d, aot %d\n",
+         mlirModuleIsNull(mlirNormSpecLowerToLLVM(ctx, broken, cpu, false)),
+         mlirLogicalResultIsSuccess(mlirNormSpecCompileAheadOfTime(
+             ctx, broken, mlirStringRefCreateFromCString(base), cpu, false,
+             false, false)));
+  mlirContextDestroy(ctx);
+  return !(err < 1e-4) + !mlirLogicalResultIsSuccess(aot);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: norm-capi-test SCRATCH_DIR\n");
@@ -275,6 +306,7 @@ int main(int argc, char **argv) {
   int failures = testPipelineAndExecutionEngine();
   failures += testKernel();
   failures += testAheadOfTime(argv[1]);
+  failures += testSpecStrings(argv[1]);
   printf("failures: %d\n", failures);
   return failures != 0;
 }
