@@ -82,6 +82,15 @@ class _Module:
         self.diagnostics.close()
 
 
+def _what(index, operand):
+    return "argument %d (%s)" % (index, operand.name)
+
+
+def _shape_text(operand):
+    return "(%s)" % ", ".join(
+        "?" if isinstance(d, str) else str(d) for d in operand.shape)
+
+
 class _Callable:
     """Argument checks, result allocation and conversions shared by JIT and
     ahead-of-time kernels."""
@@ -90,6 +99,9 @@ class _Callable:
         self.name = name
         self.arguments = list(arguments)
         self.results = list(results)
+        # numpy dtypes, resolved once (bf16 needs ml_dtypes, checked then).
+        self._argument_dtypes = [numpy_dtype(o.dtype) for o in self.arguments]
+        self._result_dtypes = [numpy_dtype(o.dtype) for o in self.results]
 
     def __repr__(self):
         return "<%s %s(%s) -> (%s)>" % (
@@ -97,46 +109,54 @@ class _Callable:
             ", ".join(map(repr, self.arguments)),
             ", ".join(map(repr, self.results)))
 
-    def _as_array(self, value, operand, index):
-        what = "argument %d (%s)" % (index, operand.name)
+    def _as_array(self, value, index):
+        operand = self.arguments[index]
         producer = None
-        if isinstance(value, np.ndarray):
+        if value.__class__ is np.ndarray or isinstance(value, np.ndarray):
             array = value
         elif hasattr(value, "__dlpack__"):
             producer = sys.modules.get(type(value).__module__.split(".")[0])
-            array = _from_dlpack(value, what)
+            array = _from_torch(value) if producer is not None and \
+                producer.__name__ == "torch" else None
+            if array is None:
+                array = _from_dlpack(value, _what(index, operand))
         else:
             raise TypeError("%s: expected a numpy array or an object with "
-                            "__dlpack__, got %s" % (what, type(value).__name__))
-        expected = numpy_dtype(operand.dtype)
+                            "__dlpack__, got %s"
+                            % (_what(index, operand), type(value).__name__))
+        expected = self._argument_dtypes[index]
         if array.dtype != expected:
             raise TypeError("%s: expected dtype %s (%s), got %s"
-                            % (what, operand.dtype, expected, array.dtype))
-        return np.ascontiguousarray(array), producer
+                            % (_what(index, operand), operand.dtype, expected,
+                               array.dtype))
+        if not array.flags.c_contiguous:
+            array = np.ascontiguousarray(array)
+        return array, producer
 
     def _bind(self, arrays):
         """Checks the shapes against the signature; returns the dynamic
         extents by symbol."""
         extents = {}
         for index, (array, operand) in enumerate(zip(arrays, self.arguments)):
-            what = "argument %d (%s)" % (index, operand.name)
-            expected = "(%s)" % ", ".join(
-                "?" if isinstance(d, str) else str(d) for d in operand.shape)
             if array.ndim != len(operand.shape):
                 raise ValueError("%s: expected rank %d %s, got shape %s"
-                                 % (what, len(operand.shape), expected,
-                                    array.shape))
+                                 % (_what(index, operand), len(operand.shape),
+                                    _shape_text(operand), array.shape))
             for dim, (got, want) in enumerate(zip(array.shape, operand.shape)):
-                if isinstance(want, int):
+                if want.__class__ is int:
                     if got != want:
                         raise ValueError("%s: expected shape %s, got %s"
-                                         % (what, expected, array.shape))
-                elif extents.setdefault(want, (got, what, dim))[0] != got:
-                    first = extents[want]
+                                         % (_what(index, operand),
+                                            _shape_text(operand), array.shape))
+                elif extents.setdefault(want, (got, index, dim))[0] != got:
+                    first, first_index, first_dim = extents[want]
                     raise ValueError(
                         "%s: dim %d is %d, but it must match dim %d of %s, "
-                        "which is %d" % (what, dim, got, first[2], first[1],
-                                         first[0]))
+                        "which is %d" % (_what(index, operand), dim, got,
+                                         first_dim,
+                                         _what(first_index,
+                                               self.arguments[first_index]),
+                                         first))
         return {symbol: e[0] for symbol, e in extents.items()}
 
     def _result_shape(self, operand, extents):
@@ -156,12 +176,11 @@ class _Callable:
             raise TypeError("%s() takes %d arguments (%s), got %d" % (
                 self.name, len(self.arguments),
                 ", ".join(o.name for o in self.arguments), len(args)))
-        converted = [self._as_array(a, o, i)
-                     for i, (a, o) in enumerate(zip(args, self.arguments))]
+        converted = [self._as_array(a, i) for i, a in enumerate(args)]
         arrays = [a for a, _ in converted]
         extents = self._bind(arrays)
-        outputs = [np.empty(self._result_shape(o, extents),
-                            dtype=numpy_dtype(o.dtype)) for o in self.results]
+        outputs = [np.empty(self._result_shape(o, extents), dtype=dtype)
+                   for o, dtype in zip(self.results, self._result_dtypes)]
         self._invoke(arrays + outputs, extents)
         producer = next((p for _, p in converted if p is not None), None)
         if producer is not None and hasattr(producer, "from_dlpack"):
@@ -188,11 +207,29 @@ def _from_dlpack(value, what):
         raise TypeError("%s: cannot read it through DLPack: %s" % (what, error))
 
 
+def _from_torch(tensor):
+    """A CPU torch tensor's memory as numpy, without DLPack's per-call cost
+    (a few microseconds per tensor); None where only DLPack will do."""
+    import torch
+
+    if tensor.device.type != "cpu" or tensor.requires_grad:
+        return None
+    if tensor.dtype == torch.bfloat16:
+        bf16 = _bfloat16()
+        return None if bf16 is None else tensor.view(torch.int16).numpy().view(bf16)
+    try:
+        return tensor.numpy()
+    except (TypeError, RuntimeError):
+        return None
+
+
 def _to_dlpack_of(producer, array):
-    if array.dtype == _bfloat16():
+    if producer.__name__ == "torch":
         import torch
 
-        return producer.from_dlpack(array.view(np.int16)).view(torch.bfloat16)
+        if array.dtype == _bfloat16():
+            return torch.from_numpy(array.view(np.int16)).view(torch.bfloat16)
+        return torch.from_numpy(array)
     return producer.from_dlpack(array)
 
 
@@ -255,19 +292,24 @@ class Kernel(_Callable):
             _check_same_signature(spec, arguments, results)
             arguments, results = spec.arguments, spec.results
         self._set_signature(name, arguments, results)
+        # One callback for the kernel's lifetime: ctypes callbacks are costly
+        # to create per call.
+        # (It closes over the list, not the kernel, so no reference cycle
+        # delays the kernel's release.)
+        errors = self._errors = []
+        self._on_error = _capi.MlirStringCallback(
+            lambda text, _: errors.append(
+                ctypes.string_at(text.data, text.length).decode()))
 
     def _invoke(self, arrays, extents):
         buffers = (ctypes.c_void_p * len(arrays))(
-            *[a.ctypes.data for a in arrays])
+            *[a.__array_interface__["data"][0] for a in arrays])
         shapes = [d for a in arrays for d in a.shape]
         shape_array = (ctypes.c_int64 * max(len(shapes), 1))(*shapes)
-        errors = []
-        callback = _capi.MlirStringCallback(
-            lambda text, _: errors.append(
-                ctypes.string_at(text.data, text.length).decode()))
+        del self._errors[:]
         if not lib.mlirNormKernelCall(self._handle, len(arrays), buffers,
-                                      shape_array, callback, None):
-            raise KernelError("%s: %s" % (self.name, "".join(errors)))
+                                      shape_array, self._on_error, None):
+            raise KernelError("%s: %s" % (self.name, "".join(self._errors)))
 
     def __del__(self):
         handle = getattr(self, "_handle", None)
@@ -359,7 +401,7 @@ class LibraryKernel(_Callable):
         dims = [extents[d] for o in self.arguments + self.results
                 for d in o.shape if isinstance(d, str)]
         buffers = (ctypes.c_void_p * len(arrays))(
-            *[a.ctypes.data for a in arrays])
+            *[a.__array_interface__["data"][0] for a in arrays])
         dim_array = (ctypes.c_int64 * max(len(dims), 1))(*dims)
         status = self._entry(buffers, dim_array, self._threads)
         if status != 0:
