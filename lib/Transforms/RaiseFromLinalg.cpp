@@ -356,7 +356,14 @@ struct NormMatch {
   int64_t groupDim = 0;
   Operand scale, bias, mean, variance;
   SmallVector<int64_t> affineDims;
+  /// The tensor the statistics are reduced from and its reduced dims: the
+  /// input and the axes, or for GroupNorm the split input and its axes.
+  Value statsInput;
+  SmallVector<int64_t> statsAxes;
 };
+
+/// A statistic the op saves.
+enum class Statistic { Mean, Rstd };
 
 class Matcher {
 public:
@@ -401,7 +408,62 @@ public:
           getElementTypeOrSelf(o->value.getType()) != inType.getElementType() &&
           getElementTypeOrSelf(o->value.getType()) != m.accType)
         return std::nullopt;
+    if (!m.statsInput) {
+      m.statsInput = m.input;
+      m.statsAxes = m.axes;
+    }
     return m;
+  }
+
+  /// Which statistic `v` holds, when it is exactly the mean or rstd the op
+  /// computes for `m` (and would save): in the acc type, shaped like the
+  /// statistics or like the reduced tensor with unit reduced dims (keepdim).
+  std::optional<Statistic> matchStatistic(Value v, const NormMatch &m) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || type.getElementType() != m.accType || m.mean || !m.statsInput)
+      return std::nullopt;
+    auto inType = cast<RankedTensorType>(m.statsInput.getType());
+    int64_t rank = inType.getRank();
+    SmallVector<int64_t> statsShape, keepShape;
+    for (int64_t d = 0; d < rank; ++d) {
+      bool reduced = llvm::is_contained(m.statsAxes, d);
+      if (!reduced)
+        statsShape.push_back(inType.getDimSize(d));
+      keepShape.push_back(reduced ? 1 : inType.getDimSize(d));
+    }
+    // The symbol reading each dim of the reduced tensor; the reduced dims
+    // are summed over and take the sums' symbols.
+    SmallVector<int64_t> at(rank, kUnit);
+    if (type.getShape() == ArrayRef<int64_t>(statsShape)) {
+      int64_t s = 0;
+      for (int64_t d = 0; d < rank; ++d)
+        if (!llvm::is_contained(m.statsAxes, d))
+          at[d] = s++;
+    } else if (type.getShape() == ArrayRef<int64_t>(keepShape)) {
+      at = identity(rank);
+    } else {
+      return std::nullopt;
+    }
+    Evaluator evaluator(type.getRank());
+    Expr *e = evaluator.tensor(v, identity(type.getRank()));
+    pos = at;
+    auto fresh = [&] {
+      NormMatch t;
+      t.input = m.statsInput;
+      t.axes = m.statsAxes;
+      t.mode = m.mode;
+      t.accType = m.accType;
+      t.outType = m.outType;
+      return t;
+    };
+    NormMatch t = fresh();
+    if (m.mode == NormMode::standard && matchMean(e, at, t))
+      return Statistic::Mean;
+    t = fresh();
+    // The same epsilon: a different one is not the op's rstd.
+    if (matchRstd(e, t) && t.epsilon == m.epsilon)
+      return Statistic::Rstd;
+    return std::nullopt;
   }
 
 private:
@@ -449,22 +511,29 @@ private:
     return true;
   }
 
-  /// Scale, bias or given statistics: a tensor read along result dims only.
-  std::optional<Operand> matchParam(Expr *e, const NormMatch &m) {
+  /// Scale, bias or given statistics: a tensor read along result dims only,
+  /// each at most once. `affine_dims` may list the dims in any order, so
+  /// scale and bias may be transposed; given statistics have the statistics
+  /// shape, whose dims are in input order.
+  std::optional<Operand> matchParam(Expr *e, const NormMatch &m,
+                                    bool anyOrder = false) {
     e = stripWiden(e, m);
     if (e->kind != Expr::Leaf || !isa<RankedTensorType>(e->value.getType()))
       return std::nullopt;
     int64_t last = -1;
+    SmallVector<int64_t> seen;
     for (int64_t s : e->dims) {
       if (s == kUnit)
         continue;
       auto it = llvm::find(pos, s);
-      // Dims in order, one per input dim: no transposes.
-      if (it == pos.end() || it - pos.begin() <= last)
+      if (it == pos.end() || llvm::is_contained(seen, s))
+        return std::nullopt;
+      if (!anyOrder && it - pos.begin() <= last)
         return std::nullopt;
       last = it - pos.begin();
+      seen.push_back(s);
     }
-    if (last < 0)
+    if (seen.empty())
       return std::nullopt;
     return Operand{e->value, e->dims};
   }
@@ -483,7 +552,8 @@ private:
     if (isArith(e, Expr::Add, m)) {
       for (int i = 0; i < 2; ++i) {
         NormMatch t = m;
-        std::optional<Operand> bias = matchParam(e->operands[1 - i], t);
+        std::optional<Operand> bias =
+            matchParam(e->operands[1 - i], t, /*anyOrder=*/true);
         if (!bias)
           continue;
         t.bias = *bias;
@@ -501,7 +571,8 @@ private:
     if (isArith(e, Expr::Mul, m)) {
       for (int i = 0; i < 2; ++i) {
         NormMatch t = m;
-        std::optional<Operand> scale = matchParam(e->operands[1 - i], t);
+        std::optional<Operand> scale =
+            matchParam(e->operands[1 - i], t, /*anyOrder=*/true);
         if (!scale)
           continue;
         SmallVector<int64_t> dims = paramDims(*scale);
@@ -877,6 +948,8 @@ private:
     if (!m.axes.empty() && m.axes != axes)
       return false;
     m.input = expand.getSrc();
+    m.statsInput = grouped->input;
+    m.statsAxes = grouped->axes;
     m.mode = grouped->mode;
     m.axes = axes;
     m.epsilon = grouped->epsilon;
@@ -915,6 +988,31 @@ static Value materialize(PatternRewriter &rewriter, Location loc,
   auto resultType = RankedTensorType::get(shape, type.getElementType());
   return tensor::CollapseShapeOp::create(rewriter, loc, resultType, o.value,
                                          reassociation)
+      .getResult();
+}
+
+/// A tensor of the statistics shape expanded to `type`, which has unit dims
+/// in place of the reduced `axes` (keepdim statistics).
+static Value expandStatistics(PatternRewriter &rewriter, Location loc,
+                              Value stats, RankedTensorType type,
+                              ArrayRef<int64_t> axes) {
+  if (stats.getType() == type)
+    return stats;
+  SmallVector<ReassociationIndices> reassociation;
+  ReassociationIndices pending;
+  for (int64_t d = 0, e = type.getRank(); d < e; ++d) {
+    pending.push_back(d);
+    if (llvm::is_contained(axes, d))
+      continue;
+    reassociation.push_back(pending);
+    pending.clear();
+  }
+  // Trailing unit dims join the last group; with no statistics dims at all
+  // there are no groups.
+  if (!reassociation.empty())
+    llvm::append_range(reassociation.back(), pending);
+  return tensor::ExpandShapeOp::create(rewriter, loc, type, stats,
+                                       reassociation)
       .getResult();
 }
 
@@ -971,10 +1069,83 @@ struct RaiseNormalization : RewritePattern {
         continue;
       *slot = materialize(rewriter, loc, *operand);
     }
+    // Statistics of the chain that are used after it (torch's
+    // native_layer_norm and friends return the mean and rstd) come from the
+    // op's saved results, so their chains die with the rest.
+    SmallVector<std::pair<Value, Statistic>> statistics =
+        findStatistics(op, *m);
+    options.saveStatistics = !statistics.empty();
     NormalizeOp normalize = buildNormalize(rewriter, loc, m->input, options);
+    Block *block = op->getBlock();
+    auto isAfterRoot = [&](OpOperand &use) {
+      Operation *user = block->findAncestorOpInBlock(*use.getOwner());
+      return user && op->isBeforeInBlock(user);
+    };
+    for (auto [value, statistic] : statistics) {
+      // standard: saved(mean, rstd); rms: saved(rstd).
+      unsigned index =
+          statistic == Statistic::Mean || m->mode == NormMode::rms ? 1 : 2;
+      Value saved = expandStatistics(rewriter, loc, normalize.getResult(index),
+                                     cast<RankedTensorType>(value.getType()),
+                                     m->statsAxes);
+      rewriter.replaceUsesWithIf(value, saved, isAfterRoot);
+    }
     rewriter.replaceOp(op, normalize.getResult(0));
     return success();
   }
+
+  /// The values computed by the chain ending in `root` that hold the mean or
+  /// rstd and are used after `root`, where the saved results can stand in.
+  SmallVector<std::pair<Value, Statistic>>
+  findStatistics(Operation *root, const NormMatch &m) const {
+    SmallVector<std::pair<Value, Statistic>> found;
+    if (m.mean)
+      return found;
+    Block *block = root->getBlock();
+    auto usedAfterRoot = [&](Value v) {
+      return llvm::any_of(v.getUsers(), [&](Operation *user) {
+        Operation *ancestor = block->findAncestorOpInBlock(*user);
+        return ancestor && root->isBeforeInBlock(ancestor);
+      });
+    };
+    // The ops of the chain: everything in the block the root depends on,
+    // up to the input and the parameters. Bounded, like the evaluation.
+    SmallVector<Operation *> worklist = {root};
+    llvm::SmallPtrSet<Operation *, 32> visited = {root};
+    llvm::DenseSet<Value> checked;
+    Matcher matcher(allowUnstableVariance);
+    while (!worklist.empty() && visited.size() < kMaxChainOps) {
+      Operation *current = worklist.pop_back_val();
+      for (Value operand : current->getOperands()) {
+        if (operand == m.input || operand == m.scale.value ||
+            operand == m.bias.value)
+          continue;
+        Operation *def = operand.getDefiningOp();
+        if (!def || def->getBlock() != block || !visited.insert(def).second)
+          continue;
+        worklist.push_back(def);
+        for (Value result : def->getResults()) {
+          // A statistic may also be returned through a reshape that adds
+          // its keepdim unit dims.
+          SmallVector<Value> candidates = {result};
+          for (Operation *user : result.getUsers())
+            if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user) &&
+                user->getBlock() == block)
+              candidates.push_back(user->getResult(0));
+          for (Value candidate : candidates) {
+            if (!checked.insert(candidate).second || !usedAfterRoot(candidate))
+              continue;
+            if (std::optional<Statistic> statistic =
+                    matcher.matchStatistic(candidate, m))
+              found.push_back({candidate, *statistic});
+          }
+        }
+      }
+    }
+    return found;
+  }
+
+  static constexpr size_t kMaxChainOps = 256;
 
   bool allowUnstableVariance;
 };

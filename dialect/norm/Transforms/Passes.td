@@ -133,11 +133,12 @@ def NormReadOnlyArgumentsPass
 def NormRaiseFromLinalgPass : Pass<"norm-raise-from-linalg"> {
   let summary = "Raise normalizations written in linalg to norm.normalize";
   let description = [{
-    Recognizes LayerNorm, RMSNorm, BatchNorm inference and GroupNorm
-    written as chains of linalg ops on tensors (`linalg.generic`,
-    `linalg.reduce`, `linalg.broadcast`, `linalg.fill`, the named
-    elementwise ops) with `arith` and `math` bodies, as frontends decompose
-    them, and replaces each chain by one `norm.normalize`:
+    Recognizes LayerNorm, RMSNorm, InstanceNorm, BatchNorm (inference, and
+    training without a running update) and GroupNorm written as chains of
+    linalg ops on tensors (`linalg.generic`, `linalg.reduce`,
+    `linalg.broadcast`, `linalg.fill`, the named elementwise ops) with
+    `arith` and `math` bodies, as frontends decompose them, and replaces
+    each chain by one `norm.normalize`:
 
     - the mean is a sum reduction into a zero init divided by (or
       multiplied with the reciprocal of) the reduced element count N, a
@@ -149,10 +150,20 @@ def NormRaiseFromLinalgPass : Pass<"norm-raise-from-linalg"> {
     - the constant epsilon is added to the variance, then `rsqrt`, or
       `sqrt` and a division;
     - an optional scale and bias are broadcast along the dims they index
-      (`affine_dims`);
+      (`affine_dims`), reduced or not (InstanceNorm's per-channel affine
+      over NCHW is `affine_dims = [1]`), in any order;
     - GroupNorm reduces a `tensor.expand_shape` that splits the channel dim
       into `[G, C/G]` and collapses the result back (`groups = G on C`);
       its affine is applied after the collapse.
+
+    Values of the chain that are exactly the mean or the rstd
+    `1/sqrt(var + eps)` (rms: `1/sqrt(mean(x^2) + eps)`) the op computes,
+    in the accumulation type, and that are used after the chain (torch's
+    `native_layer_norm`, `native_group_norm` and `native_batch_norm` return
+    them) are replaced by the op's `saved(...)` results, through a
+    `tensor.expand_shape` for keepdim shapes. Uses before the raised op, and
+    anything else (a variance, `sqrt(var + eps)`, a statistic in another
+    type or with another epsilon), keep their linalg chains.
 
     The chain is raised only when it computes exactly what the op does: the
     statistics are reduced over the dims they are broadcast along, the
@@ -164,7 +175,8 @@ def NormRaiseFromLinalgPass : Pass<"norm-raise-from-linalg"> {
 
     The one-pass variance `E[x^2] - E[x]^2` is raised only with
     `allow-unstable-variance`: the op computes the centered variance, which
-    changes (improves) the numerics of the program.
+    changes (improves) the numerics of the program. With it, an rstd
+    computed from the one-pass variance is also replaced by the saved one.
   }];
   let options = [
     Option<"allowUnstableVariance", "allow-unstable-variance", "bool",

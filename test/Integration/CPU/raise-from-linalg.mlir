@@ -8,6 +8,7 @@
 // The raised ops also pass the harness's own checks.
 // RUN: norm-runner %t.raised.mlir --entry layer_norm --check | FileCheck %s --check-prefix=HARNESS
 // RUN: norm-runner %t.raised.mlir --entry group_norm --check | FileCheck %s --check-prefix=HARNESS
+// RUN: norm-runner %t.raised.mlir --entry instance_norm --check | FileCheck %s --check-prefix=HARNESS
 
 // RAISED-LABEL: func.func @layer_norm
 // RAISED: norm.normalize standard axes = [1]
@@ -19,11 +20,22 @@
 // RAISED-LABEL: func.func @group_norm
 // RAISED: norm.normalize standard axes = [1, 2, 3] epsilon = {{.*}} groups = 4 on 1
 // RAISED-NOT: linalg.
+// RAISED-LABEL: func.func @instance_norm
+// RAISED: norm.normalize standard axes = [2, 3] {{.*}} affine_dims = [1]
+// RAISED-NOT: linalg.
+// RAISED-LABEL: func.func @native_layer_norm
+// RAISED: norm.normalize standard axes = [1] {{.*}} affine_dims = [1]
+// RAISED-SAME: saved(
+// RAISED-NOT: linalg.
 
 // CHECK: layer_norm: unraised pass, raised pass
 // CHECK: rms_norm_f16: unraised pass, raised pass
 // CHECK: batch_norm_inference: unraised pass, raised pass
 // CHECK: group_norm: unraised pass, raised pass
+// CHECK: instance_norm: unraised pass, raised pass
+// CHECK: native_layer_norm: unraised pass, raised pass
+// CHECK: native_layer_norm mean: unraised pass, raised pass
+// CHECK: native_layer_norm rstd: unraised pass, raised pass
 // CHECK: all agree
 
 // HARNESS: check: {{[0-9]+}} passed, 0 failed
@@ -210,4 +222,117 @@ func.func @group_norm(%x: tensor<2x16x8x8xf32>, %g: tensor<16xf32>, %b: tensor<1
     linalg.yield %1 : f32
   } -> tensor<2x16x8x8xf32>
   return %y : tensor<2x16x8x8xf32>
+}
+
+// InstanceNorm, NCHW, as torch-mlir decomposes it: keepdim statistics per
+// (n, c) over [H, W], the per-channel affine unsqueezed to [1, C, 1, 1].
+#kd4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>
+#cb4 = affine_map<(d0, d1, d2, d3) -> (0, d1, 0, 0)>
+func.func @instance_norm(%x: tensor<2x8x6x6xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<2x8x6x6xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %n = arith.constant 3.600000e+01 : f32
+  %eps = arith.constant 9.99999974E-6 : f32
+  %ek = tensor.empty() : tensor<2x8x1x1xf32>
+  %e4 = tensor.empty() : tensor<2x8x6x6xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%ek : tensor<2x8x1x1xf32>) -> tensor<2x8x1x1xf32>
+  %sum = linalg.generic {indexing_maps = [#id4, #kd4], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x : tensor<2x8x6x6xf32>) outs(%acc : tensor<2x8x1x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x8x1x1xf32>
+  %mean = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%sum : tensor<2x8x1x1xf32>) outs(%ek : tensor<2x8x1x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.divf %in, %n : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x8x1x1xf32>
+  %diff = linalg.generic {indexing_maps = [#id4, #kd4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %mean : tensor<2x8x6x6xf32>, tensor<2x8x1x1xf32>) outs(%e4 : tensor<2x8x6x6xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %0 = arith.subf %in, %m : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x8x6x6xf32>
+  %sqsum = linalg.generic {indexing_maps = [#id4, #kd4], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%diff : tensor<2x8x6x6xf32>) outs(%acc : tensor<2x8x1x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %in : f32
+    %1 = arith.addf %0, %out : f32
+    linalg.yield %1 : f32
+  } -> tensor<2x8x1x1xf32>
+  %rstd = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%sqsum : tensor<2x8x1x1xf32>) outs(%ek : tensor<2x8x1x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.divf %in, %n : f32
+    %1 = arith.addf %0, %eps : f32
+    %2 = math.rsqrt %1 : f32
+    linalg.yield %2 : f32
+  } -> tensor<2x8x1x1xf32>
+  %g4 = tensor.expand_shape %g [[0, 1, 2, 3]] output_shape [1, 8, 1, 1] : tensor<8xf32> into tensor<1x8x1x1xf32>
+  %b4 = tensor.expand_shape %b [[0, 1, 2, 3]] output_shape [1, 8, 1, 1] : tensor<8xf32> into tensor<1x8x1x1xf32>
+  %y = linalg.generic {indexing_maps = [#id4, #kd4, #cb4, #cb4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%diff, %rstd, %g4, %b4 : tensor<2x8x6x6xf32>, tensor<2x8x1x1xf32>, tensor<1x8x1x1xf32>, tensor<1x8x1x1xf32>)
+      outs(%e4 : tensor<2x8x6x6xf32>) {
+  ^bb0(%in: f32, %r: f32, %gi: f32, %bi: f32, %out: f32):
+    %0 = arith.mulf %in, %r : f32
+    %1 = arith.mulf %0, %gi : f32
+    %2 = arith.addf %1, %bi : f32
+    linalg.yield %2 : f32
+  } -> tensor<2x8x6x6xf32>
+  return %y : tensor<2x8x6x6xf32>
+}
+
+// torch-mlir's native_layer_norm returning (output, mean, rstd), the
+// statistics keepdim [N, 1]: raised, they are the op's saved results.
+#kd2 = affine_map<(d0, d1) -> (d0, 0)>
+func.func @native_layer_norm(%x: tensor<16x384xf32>, %g: tensor<384xf32>, %b: tensor<384xf32>)
+    -> (tensor<16x384xf32>, tensor<16x1xf32>, tensor<16x1xf32>) {
+  %zero = arith.constant 0.000000e+00 : f32
+  %n = arith.constant 3.840000e+02 : f32
+  %eps = arith.constant 9.99999974E-6 : f32
+  %ek = tensor.empty() : tensor<16x1xf32>
+  %e2 = tensor.empty() : tensor<16x384xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%ek : tensor<16x1xf32>) -> tensor<16x1xf32>
+  %sum = linalg.generic {indexing_maps = [#id2, #kd2], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<16x384xf32>) outs(%acc : tensor<16x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  } -> tensor<16x1xf32>
+  %mean = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%sum : tensor<16x1xf32>) outs(%ek : tensor<16x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.divf %in, %n : f32
+    linalg.yield %0 : f32
+  } -> tensor<16x1xf32>
+  %diff = linalg.generic {indexing_maps = [#id2, #kd2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %mean : tensor<16x384xf32>, tensor<16x1xf32>) outs(%e2 : tensor<16x384xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %0 = arith.subf %in, %m : f32
+    linalg.yield %0 : f32
+  } -> tensor<16x384xf32>
+  %sqsum = linalg.generic {indexing_maps = [#id2, #kd2], iterator_types = ["parallel", "reduction"]}
+      ins(%diff : tensor<16x384xf32>) outs(%acc : tensor<16x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %in : f32
+    %1 = arith.addf %0, %out : f32
+    linalg.yield %1 : f32
+  } -> tensor<16x1xf32>
+  %rstd = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%sqsum : tensor<16x1xf32>) outs(%ek : tensor<16x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.divf %in, %n : f32
+    %1 = arith.addf %0, %eps : f32
+    %2 = math.rsqrt %1 : f32
+    linalg.yield %2 : f32
+  } -> tensor<16x1xf32>
+  %y = linalg.generic {indexing_maps = [#id2, #kd2, #col, #col, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%diff, %rstd, %g, %b : tensor<16x384xf32>, tensor<16x1xf32>, tensor<384xf32>, tensor<384xf32>) outs(%e2 : tensor<16x384xf32>) {
+  ^bb0(%in: f32, %r: f32, %gi: f32, %bi: f32, %out: f32):
+    %0 = arith.mulf %in, %r : f32
+    %1 = arith.mulf %0, %gi : f32
+    %2 = arith.addf %1, %bi : f32
+    linalg.yield %2 : f32
+  } -> tensor<16x384xf32>
+  return %y, %mean, %rstd : tensor<16x384xf32>, tensor<16x1xf32>, tensor<16x1xf32>
 }
