@@ -181,13 +181,18 @@ Value mlir::norm::buildRunningUpdate(OpBuilder &b, Location loc, Value running,
   return arith::AddFOp::create(b, loc, old, fresh);
 }
 
+/// The type of `v` (a scalar or a vector) with `element` as element type.
+static Type withElementType(Value v, Type element) {
+  if (auto vec = dyn_cast<VectorType>(v.getType()))
+    return vec.clone(element);
+  return element;
+}
+
 Value mlir::norm::convertFloat(OpBuilder &b, Location loc, Value v, Type type) {
   Type from = getElementTypeOrSelf(v.getType());
   if (from == type)
     return v;
-  Type target = type;
-  if (auto vec = dyn_cast<VectorType>(v.getType()))
-    target = vec.clone(type);
+  Type target = withElementType(v, type);
   if (from.getIntOrFloatBitWidth() < type.getIntOrFloatBitWidth())
     return arith::ExtFOp::create(b, loc, target, v);
   if (from.isF64() && type.getIntOrFloatBitWidth() == 16)
@@ -196,12 +201,8 @@ Value mlir::norm::convertFloat(OpBuilder &b, Location loc, Value v, Type type) {
 }
 
 Value mlir::norm::roundToOddF32(OpBuilder &b, Location loc, Value v) {
-  auto like = [&](Type element) -> Type {
-    if (auto vec = dyn_cast<VectorType>(v.getType()))
-      return vec.clone(element);
-    return element;
-  };
-  Type f32 = like(b.getF32Type()), i32 = like(b.getI32Type());
+  Type f32 = withElementType(v, b.getF32Type());
+  Type i32 = withElementType(v, b.getI32Type());
   Value nearest = arith::TruncFOp::create(b, loc, f32, v);
   Value back = arith::ExtFOp::create(b, loc, v.getType(), nearest);
   // Rounded away from zero: step the magnitude back (sign-magnitude bits).
@@ -209,10 +210,7 @@ Value mlir::norm::roundToOddF32(OpBuilder &b, Location loc, Value v) {
                                      math::AbsFOp::create(b, loc, back),
                                      math::AbsFOp::create(b, loc, v));
   Value bits = arith::BitcastOp::create(b, loc, i32, nearest);
-  Value one = arith::ConstantOp::create(b, loc, i32, b.getIntegerAttr(i32, 1));
-  if (auto vec = dyn_cast<VectorType>(i32))
-    one = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(vec, b.getI32IntegerAttr(1)));
+  Value one = createScalarOrSplatConstant(b, loc, i32, int64_t(1));
   Value towardZero = arith::SelectOp::create(
       b, loc, away, arith::SubIOp::create(b, loc, bits, one), bits);
   // Inexact (NaN included): make the last bit sticky.

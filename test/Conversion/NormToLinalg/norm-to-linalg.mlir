@@ -241,6 +241,30 @@ func.func @f64_to_f32(%x: tensor<16x32xf64>, %init: tensor<16x32xf32>) -> tensor
 
 // -----
 
+// f64 to a 16-bit output rounds to odd at f32 (toward zero, the last bit set
+// when inexact), then to nearest even: correctly rounded, and no
+// __truncdfbf2 libcall.
+// CHECK-LABEL: func.func @f64_to_bf16
+// CHECK: %[[NEAR:.+]] = arith.truncf %[[Y:.+]] : f64 to f32
+// CHECK: %[[BACK:.+]] = arith.extf %[[NEAR]] : f32 to f64
+// CHECK-DAG: %[[AWAY:.+]] = arith.cmpf ogt, %{{.+}}, %{{.+}} : f64
+// CHECK-DAG: %[[BITS:.+]] = arith.bitcast %[[NEAR]] : f32 to i32
+// CHECK: %[[DOWN:.+]] = arith.subi %[[BITS]], %{{.+}} : i32
+// CHECK: %[[TZ:.+]] = arith.select %[[AWAY]], %[[DOWN]], %[[BITS]] : i32
+// CHECK: %[[INEXACT:.+]] = arith.cmpf une, %[[BACK]], %[[Y]] : f64
+// CHECK: %[[STICKY:.+]] = arith.ori %[[TZ]], %{{.+}} : i32
+// CHECK: %[[ODD:.+]] = arith.select %[[INEXACT]], %[[STICKY]], %[[BITS]] : i32
+// CHECK: %[[F32:.+]] = arith.bitcast %[[ODD]] : i32 to f32
+// CHECK: arith.truncf %[[F32]] : f32 to bf16
+// CHECK-NOT: f64 to bf16
+func.func @f64_to_bf16(%x: tensor<16x32xf64>, %init: tensor<16x32xbf16>) -> tensor<16x32xbf16> {
+  %0 = norm.normalize standard axes = [1] epsilon = 1.0e-05
+      ins(%x : tensor<16x32xf64>) outs(%init : tensor<16x32xbf16>) -> tensor<16x32xbf16>
+  return %0 : tensor<16x32xbf16>
+}
+
+// -----
+
 // A group dim that is dynamic on the input but static on the output: each
 // operand is expanded with its own extent.
 // CHECK-LABEL: func.func @group_norm_static_output
