@@ -39,7 +39,7 @@ MLIR_CAPI_EXPORTED MlirLogicalResult mlirNormLowerToLLVM(MlirModule module,
 /// `libraries`, libSTEM.a and libSTEM.so (compiled with the C compiler on
 /// PATH). With `cpuDispatch` (cpu only) the object holds the functions for
 /// every x86-64 level and the launchers pick the CPU's best at load time.
-/// Lowers `module` in place.
+/// Lowers `module` in place (copies of it with `cpuDispatch`).
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirNormCompileAheadOfTime(
     MlirModule module, MlirStringRef outputBase, MlirStringRef target,
     bool openmp, bool cpuDispatch, bool libraries);

@@ -6,14 +6,12 @@
 
 #include "norm-c/Compiler.h"
 #include "norm/Compiler/Compiler.h"
-#include "norm/Pipelines/Pipelines.h"
 #include "norm/Runtime/Kernel.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 
 using namespace mlir;
 
@@ -23,21 +21,10 @@ static norm::Kernel *unwrap(MlirNormKernel kernel) {
 
 MlirLogicalResult mlirNormLowerToLLVM(MlirModule module, MlirStringRef target,
                                       bool openmp) {
-  ModuleOp op = unwrap(module);
-  StringRef name = unwrap(target);
-  PassManager pm(op.getContext());
-  if (name == "cpu") {
-    norm::CPUPipelineOptions options;
-    options.openmp = openmp;
-    norm::buildLowerToCPUPipeline(pm, options);
-  } else if (name == "cuda" && !openmp) {
-    norm::buildLowerToNVVMPipeline(pm, norm::NVVMPipelineOptions());
-  } else {
-    return wrap(emitError(op.getLoc(), "target '")
-                << name << "'" << (openmp ? " with OpenMP" : "")
-                << " is not supported (cpu [openmp], cuda)");
-  }
-  return wrap(pm.run(op));
+  norm::AheadOfTimeOptions options;
+  options.target = unwrap(target).str();
+  options.openmp = openmp;
+  return wrap(norm::lowerToLLVM(unwrap(module), options));
 }
 
 MlirLogicalResult mlirNormCompileAheadOfTime(MlirModule module,

@@ -399,14 +399,19 @@ createTargetMachine(Location loc, StringRef cpu) {
   return std::move(*machine);
 }
 
-/// Translates a lowered module and optimizes it for `machine`.
+/// Translates a lowered module and optimizes it for `machine`; `prepare`
+/// (if any) edits the LLVM module first (the optimizer's cost model reads
+/// function attributes).
 static FailureOr<std::unique_ptr<llvm::Module>>
 translateAndOptimize(ModuleOp module, llvm::LLVMContext &llvmContext,
-                     llvm::TargetMachine &machine) {
+                     llvm::TargetMachine &machine,
+                     function_ref<void(llvm::Module &)> prepare = nullptr) {
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext);
   if (!llvmModule)
     return module.emitError("norm-compile: translation to LLVM IR failed");
+  if (prepare)
+    prepare(*llvmModule);
   llvmModule->setDataLayout(machine.createDataLayout());
   llvmModule->setTargetTriple(machine.getTargetTriple());
   if (llvm::Error error =
@@ -447,60 +452,43 @@ static LogicalResult writeObject(ModuleOp module, StringRef path) {
   return emitObject(**llvmModule, **machine, path, module.getLoc());
 }
 
-/// Lowers a copy of `module` per CPU level (the last level lowers `module`
-/// itself) with that level's vector width and writes one object holding
-/// all of them: each level's functions carry its target-cpu and their
-/// external names its suffix (layer_norm__x86_64_v3, ...).
+/// Lowers a copy of `module` per CPU level with that level's vector width
+/// and writes one object holding all of them: each level's functions carry
+/// its target-cpu and their external names its suffix
+/// (layer_norm__x86_64_v3, ...).
 static LogicalResult writeDispatchedObject(ModuleOp module,
                                            const AheadOfTimeOptions &options,
                                            StringRef path) {
   Location loc = module.getLoc();
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> combined;
-  for (auto [index, level] : llvm::enumerate(kCPULevels)) {
-    bool last = index + 1 == std::size(kCPULevels);
-    OwningOpRef<ModuleOp> copy;
-    ModuleOp lowered = module;
-    if (!last) {
-      copy = module.clone();
-      lowered = *copy;
-    }
-    PassManager pm(module.getContext());
-    CPUPipelineOptions pipelineOptions;
-    pipelineOptions.openmp = options.openmp;
-    pipelineOptions.vectorBits = level.vectorBits;
-    buildLowerToCPUPipeline(pm, pipelineOptions);
-    if (failed(pm.run(lowered)))
+  for (const CPULevel &level : kCPULevels) {
+    OwningOpRef<ModuleOp> lowered = module.clone();
+    if (failed(lowerToLLVM(*lowered, options, level.vectorBits)))
       return failure();
     FailureOr<std::unique_ptr<llvm::TargetMachine>> machine =
         createTargetMachine(loc, level.cpu);
     if (failed(machine))
       return failure();
-    // The attributes first: the optimizer's cost model reads them.
-    std::unique_ptr<llvm::Module> translated =
-        translateModuleToLLVMIR(lowered, llvmContext);
-    if (!translated)
-      return module.emitError("norm-compile: translation to LLVM IR failed");
-    for (llvm::Function &function : *translated) {
-      if (function.isDeclaration())
-        continue;
-      function.addFnAttr("target-cpu", level.cpu);
-      function.removeFnAttr("target-features");
-      if (!function.hasLocalLinkage())
-        function.setName(function.getName() + "__" + level.suffix);
-    }
-    for (llvm::GlobalVariable &global : translated->globals())
-      if (!global.isDeclaration() && !global.hasLocalLinkage())
-        global.setName(global.getName() + "__" + level.suffix);
-    translated->setDataLayout((*machine)->createDataLayout());
-    translated->setTargetTriple((*machine)->getTargetTriple());
-    if (llvm::Error error =
-            makeOptimizingTransformer(2, 0, machine->get())(translated.get()))
-      return module.emitError("norm-compile: ")
-             << llvm::toString(std::move(error));
+    FailureOr<std::unique_ptr<llvm::Module>> translated = translateAndOptimize(
+        *lowered, llvmContext, **machine, [&](llvm::Module &llvmModule) {
+          for (llvm::Function &function : llvmModule) {
+            if (function.isDeclaration())
+              continue;
+            function.addFnAttr("target-cpu", level.cpu);
+            function.removeFnAttr("target-features");
+            if (!function.hasLocalLinkage())
+              function.setName(function.getName() + "__" + level.suffix);
+          }
+          for (llvm::GlobalVariable &global : llvmModule.globals())
+            if (!global.isDeclaration() && !global.hasLocalLinkage())
+              global.setName(global.getName() + "__" + level.suffix);
+        });
+    if (failed(translated))
+      return failure();
     if (!combined) {
-      combined = std::move(translated);
-    } else if (llvm::Linker::linkModules(*combined, std::move(translated))) {
+      combined = std::move(*translated);
+    } else if (llvm::Linker::linkModules(*combined, std::move(*translated))) {
       return module.emitError("norm-compile: linking the CPU levels failed");
     }
   }
@@ -582,22 +570,48 @@ static LogicalResult writeText(StringRef path,
   return success();
 }
 
+/// Whether `options` name a target and options that go together.
+static LogicalResult verifyOptions(Location loc,
+                                   const AheadOfTimeOptions &options) {
+  bool forCuda = options.target == "cuda";
+  if (!forCuda && options.target != "cpu")
+    return emitError(loc, "target '")
+           << options.target << "' is not supported (supported: cpu, cuda)";
+  if (options.openmp && forCuda)
+    return emitError(loc, "OpenMP is a cpu target option");
+  if (options.cpuDispatch && forCuda)
+    return emitError(loc, "the CPU dispatcher is a cpu target option");
+  if (options.cpuDispatch &&
+      !llvm::Triple(llvm::sys::getProcessTriple()).isX86())
+    return emitError(loc, "the CPU dispatcher knows x86-64 levels only");
+  return success();
+}
+
+LogicalResult norm::lowerToLLVM(ModuleOp module,
+                                const AheadOfTimeOptions &options,
+                                int64_t vectorBits) {
+  if (failed(verifyOptions(module.getLoc(), options)))
+    return failure();
+  PassManager pm(module.getContext());
+  if (options.target == "cuda") {
+    NVVMPipelineOptions pipelineOptions;
+    pipelineOptions.format = options.gpuFormat;
+    pipelineOptions.chip = options.chip;
+    buildLowerToNVVMPipeline(pm, pipelineOptions);
+  } else {
+    CPUPipelineOptions pipelineOptions;
+    pipelineOptions.openmp = options.openmp;
+    pipelineOptions.vectorBits = vectorBits;
+    buildLowerToCPUPipeline(pm, pipelineOptions);
+  }
+  return pm.run(module);
+}
+
 LogicalResult norm::compileAheadOfTime(ModuleOp module, StringRef outputBase,
                                        const AheadOfTimeOptions &options) {
   Location loc = module.getLoc();
-  bool forCuda = options.target == "cuda";
-  if (!forCuda && options.target != "cpu")
-    return emitError(loc, "norm-compile: target '")
-           << options.target << "' is not supported (supported: cpu, cuda)";
-  if (options.openmp && forCuda)
-    return emitError(loc, "norm-compile: OpenMP is a cpu target option");
-  if (options.cpuDispatch && forCuda)
-    return emitError(loc, "norm-compile: the CPU dispatcher is a cpu target "
-                          "option");
-  if (options.cpuDispatch &&
-      !llvm::Triple(llvm::sys::getProcessTriple()).isX86())
-    return emitError(loc, "norm-compile: the CPU dispatcher knows x86-64 "
-                          "levels only");
+  if (failed(verifyOptions(loc, options)))
+    return failure();
 
   std::vector<Entry> entries;
   for (auto func : module.getOps<func::FuncOp>()) {
@@ -618,32 +632,18 @@ LogicalResult norm::compileAheadOfTime(ModuleOp module, StringRef outputBase,
   }();
   (void)targetsInitialized;
 
-  PassManager pm(module.getContext());
-  if (forCuda) {
-    NVVMPipelineOptions pipelineOptions;
-    pipelineOptions.format = options.gpuFormat;
-    pipelineOptions.chip = options.chip;
-    buildLowerToNVVMPipeline(pm, pipelineOptions);
-  } else {
-    CPUPipelineOptions pipelineOptions;
-    pipelineOptions.openmp = options.openmp;
-    buildLowerToCPUPipeline(pm, pipelineOptions);
-  }
-  // The dispatcher lowers once per CPU level.
-  if (!options.cpuDispatch && failed(pm.run(module)))
+  // The dispatcher lowers a copy per CPU level.
+  if (!options.cpuDispatch && failed(lowerToLLVM(module, options)))
     return failure();
 
   std::string base = outputBase.str();
   StringRef stem = llvm::sys::path::filename(base);
-  std::string guard = "NORM_GENERATED_";
+  // The stem as a C identifier, for the include guard and the level query.
+  std::string identifier;
   for (char c : stem)
-    guard +=
-        std::isalnum(static_cast<unsigned char>(c)) ? std::toupper(c) : '_';
-  guard += "_H";
-  std::string levelFunction = "norm_";
-  for (char c : stem)
-    levelFunction += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  levelFunction += "_cpu_level";
+    identifier += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  std::string guard = "NORM_GENERATED_" + StringRef(identifier).upper() + "_H";
+  std::string levelFunction = "norm_" + identifier + "_cpu_level";
   if (failed(options.cpuDispatch
                  ? writeDispatchedObject(module, options, base + ".o")
                  : writeObject(module, base + ".o")) ||

@@ -47,7 +47,16 @@ struct AheadOfTimeOptions {
   bool libraries = true;
 };
 
-/// Compiles every public function of `module` (lowered in place) and writes
+/// Lowers `module` in place to the LLVM dialect with the pipeline of
+/// `options.target` (norm-lower-to-cpu-pipeline with `options.openmp` and
+/// `vectorBits`, 0 for this host's; or norm-lower-to-nvvm-pipeline with the
+/// GPU options). Errors, invalid options included, are reported to the
+/// context's diagnostic handler.
+LogicalResult lowerToLLVM(ModuleOp module, const AheadOfTimeOptions &options,
+                          int64_t vectorBits = 0);
+
+/// Compiles every public function of `module` (lowered in place, except
+/// with `cpuDispatch`, which lowers copies) and writes
 /// `outputBase` + .o, .h, _launch.c and .json, and with `libraries` the
 /// libraries libSTEM.a and libSTEM.so next to them (STEM being the file name
 /// of `outputBase`). Errors are reported to the context's diagnostic
