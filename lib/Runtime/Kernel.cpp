@@ -194,8 +194,6 @@ struct Descriptor {
       stride *= shape[i];
     }
   }
-  explicit Descriptor(const HostArray &array)
-      : Descriptor(array.data(), array.shape) {}
 };
 
 /// Calls the packed wrapper of `symbol` with pointers to the descriptors.
@@ -233,16 +231,6 @@ static llvm::Error checkShape(const std::vector<int64_t> &shape,
   return llvm::Error::success();
 }
 
-static llvm::Error checkAgainst(const HostArray &array,
-                                const TensorSignature &sig,
-                                const llvm::Twine &what) {
-  if (array.dtype != sig.dtype)
-    return llvm::createStringError(what + " has dtype " +
-                                   dtypeName(array.dtype) + ", expected " +
-                                   dtypeName(sig.dtype));
-  return checkShape(array.shape, sig, what);
-}
-
 llvm::Error Kernel::call(const std::vector<const HostArray *> &argArrays,
                          const std::vector<HostArray *> &resultArrays) {
   if (onDevice)
@@ -254,21 +242,28 @@ llvm::Error Kernel::call(const std::vector<const HostArray *> &argArrays,
                                    llvm::Twine(outs.size()) + " results, got " +
                                    llvm::Twine(argArrays.size()) + " and " +
                                    llvm::Twine(resultArrays.size()));
-  std::vector<Descriptor> descriptors;
-  descriptors.reserve(args.size() + outs.size());
-  for (size_t i = 0; i < args.size(); ++i) {
+  // The dtypes here; the shapes with the buffers.
+  std::vector<void *> buffers;
+  std::vector<std::vector<int64_t>> shapes;
+  auto add = [&](const HostArray &array, const TensorSignature &sig,
+                 const llvm::Twine &what) -> llvm::Error {
+    if (array.dtype != sig.dtype)
+      return llvm::createStringError(what + " has dtype " +
+                                     dtypeName(array.dtype) + ", expected " +
+                                     dtypeName(sig.dtype));
+    buffers.push_back(const_cast<void *>(array.data()));
+    shapes.push_back(array.shape);
+    return llvm::Error::success();
+  };
+  for (size_t i = 0; i < args.size(); ++i)
     if (llvm::Error e =
-            checkAgainst(*argArrays[i], args[i], "argument #" + llvm::Twine(i)))
+            add(*argArrays[i], args[i], "argument #" + llvm::Twine(i)))
       return e;
-    descriptors.emplace_back(*argArrays[i]);
-  }
-  for (size_t i = 0; i < outs.size(); ++i) {
-    if (llvm::Error e = checkAgainst(*resultArrays[i], outs[i],
-                                     "result #" + llvm::Twine(i)))
+  for (size_t i = 0; i < outs.size(); ++i)
+    if (llvm::Error e =
+            add(*resultArrays[i], outs[i], "result #" + llvm::Twine(i)))
       return e;
-    descriptors.emplace_back(*resultArrays[i]);
-  }
-  return invokeWithDescriptors(*engine, symbol, descriptors);
+  return callOnBuffers(buffers, shapes);
 }
 
 llvm::Error
