@@ -547,46 +547,54 @@ private:
     return dims;
   }
 
-  /// y = core [* scale] [+ bias], in either operand order.
-  bool matchAffine(Expr *e, NormMatch &m) {
-    if (isArith(e, Expr::Add, m)) {
-      for (int i = 0; i < 2; ++i) {
-        NormMatch t = m;
-        std::optional<Operand> bias =
-            matchParam(e->operands[1 - i], t, /*anyOrder=*/true);
-        if (!bias)
-          continue;
-        t.bias = *bias;
-        t.affineDims = paramDims(*bias);
-        if (matchScaled(e->operands[i], t)) {
-          m = t;
-          return true;
-        }
+  /// `e` = rest <kind> param, in either operand order: `take` records the
+  /// parameter in a trial copy of the match (and may refuse it), `rest`
+  /// matches the other operand in that copy.
+  template <typename TakeFn, typename RestFn>
+  bool matchWithParam(Expr *e, Expr::Kind kind, NormMatch &m, TakeFn take,
+                      RestFn rest) {
+    if (!isArith(e, kind, m))
+      return false;
+    for (int i = 0; i < 2; ++i) {
+      NormMatch t = m;
+      std::optional<Operand> param =
+          matchParam(e->operands[1 - i], t, /*anyOrder=*/true);
+      if (param && take(*param, t) && rest(e->operands[i], t)) {
+        m = t;
+        return true;
       }
     }
-    return matchScaled(e, m);
+    return false;
+  }
+
+  /// y = core [* scale] [+ bias], in either operand order.
+  bool matchAffine(Expr *e, NormMatch &m) {
+    auto takeBias = [&](const Operand &bias, NormMatch &t) {
+      t.bias = bias;
+      t.affineDims = paramDims(bias);
+      return true;
+    };
+    auto scaled = [&](Expr *rest, NormMatch &t) {
+      return matchScaled(rest, t);
+    };
+    return matchWithParam(e, Expr::Add, m, takeBias, scaled) ||
+           matchScaled(e, m);
   }
 
   bool matchScaled(Expr *e, NormMatch &m) {
-    if (isArith(e, Expr::Mul, m)) {
-      for (int i = 0; i < 2; ++i) {
-        NormMatch t = m;
-        std::optional<Operand> scale =
-            matchParam(e->operands[1 - i], t, /*anyOrder=*/true);
-        if (!scale)
-          continue;
-        SmallVector<int64_t> dims = paramDims(*scale);
-        if (t.bias && dims != t.affineDims)
-          continue;
-        t.scale = *scale;
-        t.affineDims = dims;
-        if (matchCoreOrGroups(e->operands[i], t)) {
-          m = t;
-          return true;
-        }
-      }
-    }
-    return matchCoreOrGroups(e, m);
+    auto takeScale = [&](const Operand &scale, NormMatch &t) {
+      SmallVector<int64_t> dims = paramDims(scale);
+      if (t.bias && dims != t.affineDims)
+        return false;
+      t.scale = scale;
+      t.affineDims = dims;
+      return true;
+    };
+    auto core = [&](Expr *rest, NormMatch &t) {
+      return matchCoreOrGroups(rest, t);
+    };
+    return matchWithParam(e, Expr::Mul, m, takeScale, core) ||
+           matchCoreOrGroups(e, m);
   }
 
   bool matchCoreOrGroups(Expr *e, NormMatch &m) {
