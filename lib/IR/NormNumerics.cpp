@@ -13,6 +13,7 @@
 #include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 
@@ -150,7 +151,14 @@ std::pair<Value, Value> mlir::norm::buildL2Inverse(OpBuilder &b, Location loc,
   Value isZero =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, maxAbs, zero);
   Value scaledInv = arith::SelectOp::create(b, loc, isZero, zero, inv);
-  return {scaledInv, arith::MulFOp::create(b, loc, scaledInv, k)};
+  // The saved inverse norm of a zero slice is still 1/max(0, ε): 1/ε, or
+  // +Inf with ε = 0; only the normalized values are 0.
+  Value savedZero = floatConstant(
+      b, loc, acc,
+      eps > 0 ? 1.0 / eps : std::numeric_limits<double>::infinity());
+  Value saved = arith::SelectOp::create(b, loc, isZero, savedZero,
+                                        arith::MulFOp::create(b, loc, inv, k));
+  return {scaledInv, saved};
 }
 
 Value mlir::norm::buildGivenRstd(OpBuilder &b, Location loc, Value variance,
@@ -173,6 +181,12 @@ Value mlir::norm::buildUnbiasFactor(OpBuilder &b, Location loc, Value count) {
 
 Value mlir::norm::buildRunningUpdate(OpBuilder &b, Location loc, Value running,
                                      Value batch, double momentum) {
+  // The end points keep one side only, so that an infinite batch statistic
+  // with momentum 0 (or running one with 1) does not turn 0·Inf into NaN.
+  if (momentum == 0)
+    return running;
+  if (momentum == 1)
+    return batch;
   Type acc = batch.getType();
   Value old = arith::MulFOp::create(
       b, loc, floatConstant(b, loc, acc, 1.0 - momentum), running);

@@ -16,11 +16,60 @@
 #include "llvm/ADT/SmallSet.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::norm;
 
 #include "norm/IR/NormEnums.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// NormalizeOp: custom assembly directives
+//===----------------------------------------------------------------------===//
+
+/// The clause keywords of the op, in the order they may appear.
+static constexpr StringLiteral kClauseKeywords[] = {
+    "axes",           "epsilon", "groups", "on",     "momentum", "unbiased",
+    "saved_variance", "acc",     "ins",    "scale",  "bias",     "affine_dims",
+    "stats",          "outs",    "saved",  "running"};
+
+/// Parses the clause keyword `expected` (ins or outs). A bare word in its
+/// place is a misspelt or misplaced optional clause: say which, what may
+/// stand there, and the closest known keyword.
+static ParseResult parseClauseKeyword(OpAsmParser &parser, FloatAttr,
+                                      StringRef expected) {
+  if (succeeded(parser.parseOptionalKeyword(expected)))
+    return success();
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef word;
+  if (failed(parser.parseOptionalKeyword(&word)))
+    return parser.emitError(loc) << "expected '" << expected << "'";
+  StringRef allowed =
+      expected == "ins"
+          ? "groups, momentum, unbiased, saved_variance, acc, attributes or "
+            "ins"
+          : "scale, bias, affine_dims, stats or outs";
+  InFlightDiagnostic diag = parser.emitError(loc)
+                            << "unexpected keyword '" << word << "': expected "
+                            << allowed;
+  StringRef closest;
+  unsigned best = 3;
+  for (StringRef known : kClauseKeywords) {
+    unsigned distance = word.edit_distance(known, true, best);
+    if (distance < best && known != word) {
+      best = distance;
+      closest = known;
+    }
+  }
+  if (!closest.empty())
+    diag << " (did you mean '" << closest << "'?)";
+  return diag;
+}
+
+static void printClauseKeyword(OpAsmPrinter &p, Operation *, FloatAttr,
+                               StringRef expected) {
+  p << expected;
+}
 
 #define GET_OP_CLASSES
 #include "norm/IR/NormOps.cpp.inc"
@@ -113,12 +162,13 @@ public:
   explicit NormalizeVerifier(NormalizeOp op) : op(op) {}
 
   LogicalResult verify() {
-    if (failed(verifyOperandKinds()) || failed(verifyElementTypes()) ||
-        failed(verifyAxes()) || failed(verifyEpsilon()) ||
-        failed(verifyOutput()) || failed(verifyGroups()) ||
-        failed(verifyAffine()) || failed(verifyGivenStatistics()) ||
-        failed(verifySaved()) || failed(verifyRunning()) ||
-        failed(verifyGroupDivisibility()) || failed(verifyResults()))
+    if (failed(verifyOperandKinds()) || failed(verifySizes()) ||
+        failed(verifyElementTypes()) || failed(verifyAxes()) ||
+        failed(verifyEpsilon()) || failed(verifyOutput()) ||
+        failed(verifyGroups()) || failed(verifyAffine()) ||
+        failed(verifyGivenStatistics()) || failed(verifySaved()) ||
+        failed(verifyRunning()) || failed(verifyGroupDivisibility()) ||
+        failed(verifyResults()))
       return failure();
     return success();
   }
@@ -161,6 +211,34 @@ private:
     return success();
   }
 
+  /// Every static shape must have a byte size that fits int64: kernels and
+  /// callers index with 64-bit offsets.
+  LogicalResult verifySizes() {
+    for (auto [value, name] : namedOperands()) {
+      auto type = cast<ShapedType>(value.getType());
+      if (!type.getElementType().isIntOrFloat())
+        continue;
+      uint64_t bytes = (type.getElementType().getIntOrFloatBitWidth() + 7) / 8;
+      bool empty = false, overflow = false;
+      for (int64_t d : type.getShape()) {
+        if (ShapedType::isDynamic(d))
+          continue;
+        if (d == 0)
+          empty = true;
+        else if (bytes > uint64_t(std::numeric_limits<int64_t>::max()) / d)
+          overflow = true;
+        else
+          bytes *= d;
+      }
+      if (overflow && !empty)
+        return op.emitOpError()
+               << "'" << name << "' type " << type
+               << " is too large: its byte size overflows int64 (at most "
+               << std::numeric_limits<int64_t>::max() << " bytes)";
+    }
+    return success();
+  }
+
   LogicalResult verifyElementTypes() {
     Type inType = op.getInputType().getElementType();
     if (!isSupportedFloat(inType))
@@ -181,6 +259,14 @@ private:
                << "'acc' type " << *acc
                << " is narrower than the input element type " << inType;
     }
+    // The kernels compute in the accumulation type: a wider output would
+    // promise digits they do not have.
+    Type accType = op.getAccumulationType();
+    if (outType.getIntOrFloatBitWidth() > accType.getIntOrFloatBitWidth())
+      return op.emitOpError()
+             << "'output' element type " << outType
+             << " is wider than the accumulation type " << accType
+             << " the op computes in; use acc = f64";
     return success();
   }
 
@@ -208,6 +294,18 @@ private:
       return op.emitOpError() << "'epsilon' must be finite, got " << eps;
     if (eps < 0)
       return op.emitOpError() << "'epsilon' must be non-negative, got " << eps;
+    // Epsilon is added in the accumulation type: it must be representable
+    // there, and 1/sqrt(epsilon), the bound of rstd, must be finite. Below
+    // the smallest normal f32 neither holds (1e-50 rounds to 0).
+    if (op.getAccumulationType().isF32() && eps != 0 &&
+        (eps > std::numeric_limits<float>::max() ||
+         eps < std::numeric_limits<float>::min()))
+      return op.emitOpError()
+             << "'epsilon' " << eps
+             << " is outside what the f32 accumulation represents: use 0 or "
+                "a value in ["
+             << std::numeric_limits<float>::min() << ", "
+             << std::numeric_limits<float>::max() << "], or acc = f64";
     return success();
   }
 
@@ -412,8 +510,11 @@ private:
       return op.emitOpError() << "'momentum' is required with 'running' "
                                  "statistics";
     double m = momentum->convertToDouble();
-    if (!std::isfinite(m))
-      return op.emitOpError() << "'momentum' must be finite, got " << m;
+    if (!(m >= 0 && m <= 1))
+      return op.emitOpError()
+             << "'momentum' must be in [0, 1] (the weight of the batch "
+                "statistics in the running update), got "
+             << m;
     if (op.getUnbiased() && op.getStaticReductionSize() == 1)
       return op.emitOpError()
              << "'unbiased' running variance needs more than one reduced "

@@ -354,7 +354,7 @@ func.func @negative_running_without_momentum(%x: tensor<2x3x5xf32>, %o: tensor<2
 // -----
 
 func.func @negative_nan_momentum(%x: tensor<2x3x5xf32>, %o: tensor<2x3x5xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<2x3x5xf32> {
-  // expected-error@+1 {{'momentum' must be finite, got nan}}
+  // expected-error@+1 {{'momentum' must be in [0, 1] (the weight of the batch statistics in the running update), got nan}}
   %0:3 = norm.normalize standard axes = [0, 2] epsilon = 1.0e-05 momentum = 0x7FF8000000000000 ins(%x : tensor<2x3x5xf32>) outs(%o : tensor<2x3x5xf32>) running(%m, %v : tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x5xf32>, tensor<3xf32>, tensor<3xf32>
   return %0#0 : tensor<2x3x5xf32>
 }
@@ -423,4 +423,83 @@ func.func @negative_running_disagrees_with_output(%x: tensor<1x?x4xf32>, %o: ten
   // expected-error@+1 {{'running_mean' must have the statistics shape (2), got (6)}}
   %0:3 = norm.normalize standard axes = [0, 2] epsilon = 1.0e-05 momentum = 0.1 ins(%x : tensor<1x?x4xf32>) outs(%o : tensor<1x2x4xf32>) running(%rm, %rv : tensor<6xf32>, tensor<?xf32>) -> tensor<1x2x4xf32>, tensor<6xf32>, tensor<?xf32>
   return %0#0, %0#1, %0#2 : tensor<1x2x4xf32>, tensor<6xf32>, tensor<?xf32>
+}
+
+// -----
+
+func.func @negative_epsilon_above_f32(%x: tensor<4x8xf32>, %o: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error@+1 {{'epsilon' 1.000000e+39 is outside what the f32 accumulation represents: use 0 or a value in [1.175494e-38, 3.402823e+38], or acc = f64}}
+  %0 = norm.normalize standard axes = [1] epsilon = 1.0e+39 ins(%x : tensor<4x8xf32>) outs(%o : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// 1e-50 rounds to 0 in f32, and 1/sqrt(1e-78) would overflow it.
+func.func @negative_epsilon_below_f32(%x: tensor<4x8xbf16>, %o: tensor<4x8xbf16>) -> tensor<4x8xbf16> {
+  // expected-error@+1 {{'epsilon' 1.000000e-50 is outside what the f32 accumulation represents}}
+  %0 = norm.normalize rms axes = [1] epsilon = 1.0e-50 ins(%x : tensor<4x8xbf16>) outs(%o : tensor<4x8xbf16>) -> tensor<4x8xbf16>
+  return %0 : tensor<4x8xbf16>
+}
+
+// -----
+
+func.func @tiny_epsilon_with_f64_accumulation(%x: tensor<4x8xf32>, %o: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = norm.normalize standard axes = [1] epsilon = 1.0e-50 acc = f64 ins(%x : tensor<4x8xf32>) outs(%o : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @negative_momentum_above_one(%x: tensor<2x3x5xf32>, %o: tensor<2x3x5xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<2x3x5xf32> {
+  // expected-error@+1 {{'momentum' must be in [0, 1] (the weight of the batch statistics in the running update), got 1.000000e+30}}
+  %0:3 = norm.normalize standard axes = [0, 2] epsilon = 1.0e-05 momentum = 1.0e+30 ins(%x : tensor<2x3x5xf32>) outs(%o : tensor<2x3x5xf32>) running(%m, %v : tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x5xf32>, tensor<3xf32>, tensor<3xf32>
+  return %0#0 : tensor<2x3x5xf32>
+}
+
+// -----
+
+func.func @negative_momentum_below_zero(%x: tensor<2x3x5xf32>, %o: tensor<2x3x5xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<2x3x5xf32> {
+  // expected-error@+1 {{'momentum' must be in [0, 1] (the weight of the batch statistics in the running update), got -1.000000e+300}}
+  %0:3 = norm.normalize standard axes = [0, 2] epsilon = 1.0e-05 momentum = -1.0e+300 ins(%x : tensor<2x3x5xf32>) outs(%o : tensor<2x3x5xf32>) running(%m, %v : tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x5xf32>, tensor<3xf32>, tensor<3xf32>
+  return %0#0 : tensor<2x3x5xf32>
+}
+
+// -----
+
+func.func @negative_output_wider_than_accumulation(%x: tensor<4x8xf32>, %o: tensor<4x8xf64>) -> tensor<4x8xf64> {
+  // expected-error@+1 {{'output' element type 'f64' is wider than the accumulation type 'f32' the op computes in; use acc = f64}}
+  %0 = norm.normalize standard axes = [1] epsilon = 1.0e-05 ins(%x : tensor<4x8xf32>) outs(%o : tensor<4x8xf64>) -> tensor<4x8xf64>
+  return %0 : tensor<4x8xf64>
+}
+
+// -----
+
+func.func @wider_output_with_f64_accumulation(%x: tensor<4x8xf32>, %o: tensor<4x8xf64>) -> tensor<4x8xf64> {
+  %0 = norm.normalize standard axes = [1] epsilon = 1.0e-05 acc = f64 ins(%x : tensor<4x8xf32>) outs(%o : tensor<4x8xf64>) -> tensor<4x8xf64>
+  return %0 : tensor<4x8xf64>
+}
+
+// -----
+
+func.func @negative_byte_size_overflows(%x: tensor<4294967296x4294967296xf32>, %o: tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32> {
+  // expected-error@+1 {{'input' type 'tensor<4294967296x4294967296xf32>' is too large: its byte size overflows int64 (at most 9223372036854775807 bytes)}}
+  %0 = norm.normalize standard axes = [1] epsilon = 1.0e-05 ins(%x : tensor<4294967296x4294967296xf32>) outs(%o : tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32>
+  return %0 : tensor<4294967296x4294967296xf32>
+}
+
+// -----
+
+func.func @negative_misspelt_clause(%x: tensor<2x3x5xf32>, %o: tensor<2x3x5xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<2x3x5xf32> {
+  // expected-error@+1 {{unexpected keyword 'momentun': expected groups, momentum, unbiased, saved_variance, acc, attributes or ins (did you mean 'momentum'?)}}
+  %0:3 = norm.normalize standard axes = [0, 2] epsilon = 1.0e-05 momentun = 0.1 ins(%x : tensor<2x3x5xf32>) outs(%o : tensor<2x3x5xf32>) running(%m, %v : tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x5xf32>, tensor<3xf32>, tensor<3xf32>
+  return %0#0 : tensor<2x3x5xf32>
+}
+
+// -----
+
+func.func @negative_misplaced_clause(%x: tensor<4x8xf32>, %g: tensor<8xf32>, %o: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error@+1 {{unexpected keyword 'scael': expected scale, bias, affine_dims, stats or outs (did you mean 'scale'?)}}
+  %0 = norm.normalize standard axes = [1] epsilon = 1.0e-05 ins(%x : tensor<4x8xf32>) scael(%g : tensor<8xf32>) affine_dims = [1] outs(%o : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
 }

@@ -98,8 +98,21 @@ NONFINITE = [hexf("0x7FF8000000000000"), hexf("0xFFF8000000000000"),
              hexf("0x7FF0000000000000"), hexf("0xFFF0000000000000"),
              ("1.0e+400", math.inf), ("-1.0e+400", -math.inf)]
 MOMENTUM_VALID = [("1.000000e-01", 0.1), ("0.1", 0.1), ("0.01", 0.01),
-                  ("0.0", 0.0), ("1.0", 1.0), ("-5.000000e-01", -0.5),
-                  ("2.5", 2.5), ("9.9e-01", 0.99), hexf("0x8000000000000000")]
+                  ("0.0", 0.0), ("1.0", 1.0), ("9.9e-01", 0.99),
+                  hexf("0x8000000000000000")]
+# Finite momenta outside [0, 1], rejected.
+MOMENTUM_RANGE = [("-5.000000e-01", -0.5), ("2.5", 2.5), ("1.0e+30", 1e30),
+                  ("-1.0e+300", -1e300), ("1.0000001", 1.0000001)]
+FLT_MIN, FLT_MAX = 1.1754943508222875e-38, 3.4028234663852886e+38
+# Epsilons an f32 accumulation cannot hold: non-zero, below the smallest
+# normal f32 or above the largest (all finite and >= 0).
+EPS_F32_RANGE = [("1.0e-50", 1e-50), ("1.0e-39", 1e-39),
+                 ("1.0e+39", 1e39), ("1.0e+300", 1e300),
+                 ("4.9406564584124654e-324", 5e-324)]
+
+
+def eps_fits_f32(eps: float) -> bool:
+    return eps == 0 or FLT_MIN <= eps <= FLT_MAX
 
 
 # ===----------------------------------------------------------------------=== #
@@ -392,6 +405,11 @@ def violations(sp: Spec) -> List[str]:
         v.append("eps_nonfinite")
     elif sp.eps[1] < 0:
         v.append("eps_negative")
+    elif acc_type(sp) == "f32" and not eps_fits_f32(sp.eps[1]):
+        v.append("eps_f32_range")
+    if sp.out.elem in FLOATS and acc_type(sp) in WIDTH and \
+            WIDTH[sp.out.elem] > WIDTH[acc_type(sp)]:
+        v.append("output_wider")
 
     if not compatible(sp.out.shape, sp.x.shape):
         v.append("output_shape")
@@ -469,6 +487,8 @@ def violations(sp: Spec) -> List[str]:
             v.append("momentum_missing")
         elif not math.isfinite(sp.momentum[1]):
             v.append("momentum_nonfinite")
+        elif not 0 <= sp.momentum[1] <= 1:
+            v.append("momentum_range")
         if sp.unbiased and axes_ok and groups_ok and \
                 static_reduction_size(sp) == 1:
             v.append("unbiased_size1")
@@ -538,7 +558,12 @@ DIAGNOSTICS = {
     "running_mode": r"'running' statistics require 'standard'",
     "momentum_missing": r"'momentum' is required",
     "momentum_without_running": r"'momentum' given without",
-    "momentum_nonfinite": r"'momentum' must be finite",
+    "momentum_nonfinite": r"'momentum' must be in \[0, 1\]",
+    "momentum_range": r"'momentum' must be in \[0, 1\]",
+    "eps_f32_range": r"'epsilon' .* is outside what the f32 accumulation "
+                     r"represents",
+    "output_wider": r"'output' element type .* is wider than the "
+                    r"accumulation type",
     "unbiased_without_running": r"'unbiased' given without",
     "unbiased_size1": r"reduction size is 1",
     "running_shape": r"'running_(mean|var)' must have the statistics shape",
@@ -735,9 +760,12 @@ def make_plan(rng) -> Spec:
     if rng.random() < 0.2:
         sp.kind = "memref"
     sp.in_elem = rng.choice(FLOATS)
-    sp.out_elem = sp.in_elem if rng.random() < 0.6 else rng.choice(FLOATS)
     sp.acc = pick_acc(rng, sp.in_elem)
-    sp.eps = rng.choice(EPS_VALID)
+    acc = acc_type(sp)
+    sp.out_elem = sp.in_elem if rng.random() < 0.6 else rng.choice(
+        [e for e in FLOATS if WIDTH[e] <= WIDTH[acc]])
+    sp.eps = rng.choice([e for e in EPS_VALID
+                         if acc == "f64" or eps_fits_f32(e[1])])
     if rng.random() < 0.3:
         rng.shuffle(sp.axes)      # canonicalization sorts them
     if sp.unbiased and static_reduction_size(sp) == 1:
@@ -1060,6 +1088,27 @@ def m_momentum_nonfinite(rng, sp):
     return True
 
 
+def m_momentum_range(rng, sp):
+    if not sp.has_running:
+        return False
+    sp.momentum = rng.choice(MOMENTUM_RANGE)
+    return True
+
+
+def m_eps_f32_range(rng, sp):
+    if acc_type(sp) != "f32":
+        return False
+    sp.eps = rng.choice(EPS_F32_RANGE)
+    return True
+
+
+def m_output_wider(rng, sp):
+    if acc_type(sp) != "f32":
+        return False
+    sp.out_elem = "f64"
+    return True
+
+
 def m_unbiased_without_running(rng, sp):
     if sp.has_running or sp.momentum:
         return False
@@ -1104,6 +1153,8 @@ PLAN_MUTATIONS = {
     "momentum_missing": m_momentum_missing,
     "momentum_without_running": m_momentum_without_running,
     "momentum_nonfinite": m_momentum_nonfinite,
+    "momentum_range": m_momentum_range,
+    "eps_f32_range": m_eps_f32_range, "output_wider": m_output_wider,
     "unbiased_without_running": m_unbiased_without_running,
     "unbiased_size1": m_unbiased_size1,
     "results_memref": m_results_memref,

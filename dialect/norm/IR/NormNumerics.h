@@ -44,8 +44,8 @@ CenteredStatistics buildCenteredStatistics(OpBuilder &b, Location loc,
                                            Value count, double eps);
 
 /// l2: the inverse norm 1/max(‖k·x‖, ε·k) applied after scaling by k, 0 for
-/// a zero slice even with ε = 0; returns it and its product with k (the
-/// saved 1/max(‖x‖, ε)).
+/// a zero slice even with ε = 0; returns it and the saved 1/max(‖x‖, ε)
+/// (1/ε for a zero slice, +Inf with ε = 0).
 std::pair<Value, Value> buildL2Inverse(OpBuilder &b, Location loc,
                                        Value sumSquares, Value k, Value maxAbs,
                                        double eps);

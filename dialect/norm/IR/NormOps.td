@@ -158,12 +158,14 @@ def Norm_NormalizeOp : Norm_Op<"normalize", [
     (`saved_variance` $saved_variance^)?
     (`acc` `=` $acc_type^)?
     attr-dict
-    `ins` `(` $input `:` type($input) `)`
+    custom<ClauseKeyword>(ref($epsilon), "\"ins\"")
+    `(` $input `:` type($input) `)`
     (`scale` `(` $scale^ `:` type($scale) `)`)?
     (`bias` `(` $bias^ `:` type($bias) `)`)?
     (`affine_dims` `=` $affine_dims^)?
     (`stats` `(` $mean^ `,` $variance `:` type($mean) `,` type($variance) `)`)?
-    `outs` `(` $output `:` type($output) `)`
+    custom<ClauseKeyword>(ref($epsilon), "\"outs\"")
+    `(` $output `:` type($output) `)`
     (`saved` `(` $saved^ `:` type($saved) `)`)?
     (`running` `(` $running_mean^ `,` $running_var `:` type($running_mean) `,`
                  type($running_var) `)`)?
