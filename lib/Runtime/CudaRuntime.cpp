@@ -122,6 +122,8 @@ static_assert(sizeof(CUlaunchConfig) == 56, "CUlaunchConfig layout");
   X(cuMemAlloc, "cuMemAlloc_v2", CUdeviceptr *, size_t)                        \
   X(cuMemAllocManaged, "cuMemAllocManaged", CUdeviceptr *, size_t, unsigned)   \
   X(cuMemFree, "cuMemFree_v2", CUdeviceptr)                                    \
+  X(cuMemAllocAsync, "cuMemAllocAsync", CUdeviceptr *, size_t, CUstream)       \
+  X(cuMemFreeAsync, "cuMemFreeAsync", CUdeviceptr, CUstream)                   \
   X(cuMemcpyAsync, "cuMemcpyAsync", CUdeviceptr, CUdeviceptr, size_t,          \
     CUstream)                                                                  \
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", CUdeviceptr, const void *, size_t)        \
@@ -692,9 +694,10 @@ extern "C" void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                                  blockX, blockY, blockZ, smem);
   if (!kernel)
     return;
-  CU(cuLaunchKernel)(kernel, dim(gridX), dim(gridY), dim(gridZ), dim(blockX),
-                     dim(blockY), dim(blockZ), static_cast<unsigned>(smem),
-                     static_cast<CUstream>(stream), params, extra);
+  CU(cuLaunchKernel)
+  (kernel, dim(gridX), dim(gridY), dim(gridZ), dim(blockX), dim(blockY),
+   dim(blockZ), static_cast<unsigned>(smem), static_cast<CUstream>(stream),
+   params, extra);
 }
 
 extern "C" void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
@@ -767,8 +770,8 @@ extern "C" void mgpuStreamWaitEvent(void *stream, void *event) {
   ScopedContext context(__func__);
   if (!context || !present(event, __func__, "event"))
     return;
-  CU(cuStreamWaitEvent)(static_cast<CUstream>(stream),
-                        static_cast<CUevent>(event), 0);
+  CU(cuStreamWaitEvent)
+  (static_cast<CUstream>(stream), static_cast<CUevent>(event), 0);
 }
 
 extern "C" void *mgpuEventCreate(void) {
@@ -801,47 +804,63 @@ extern "C" void mgpuEventRecord(void *event, void *stream) {
   CU(cuEventRecord)(static_cast<CUevent>(event), static_cast<CUstream>(stream));
 }
 
-extern "C" void *mgpuMemAlloc(uint64_t bytes, void * /*stream*/,
-                              bool isHostShared) {
+// Generated code allocates per call what its kernels need between launches
+// (the split reduction's workspace) on the stream of the launches: stream
+// ordered where the driver can (CUDA 11.2+), so that calls on different
+// streams each have their own and nothing waits for the device.
+extern "C" void *mgpuMemAlloc(uint64_t bytes, void *stream, bool isHostShared) {
   ScopedContext context(__func__);
   if (!context || !bytes)
     return nullptr;
   CUdeviceptr ptr = 0;
-  bool ok = isHostShared
-                ? CU(cuMemAllocManaged)(&ptr, bytes, CU_MEM_ATTACH_GLOBAL)
-                : CU(cuMemAlloc)(&ptr, bytes);
+  bool ok = false;
+  if (isHostShared)
+    ok = CU(cuMemAllocManaged)(&ptr, bytes, CU_MEM_ATTACH_GLOBAL);
+  else if (stream && drv.cuMemAllocAsync)
+    ok = CU(cuMemAllocAsync)(&ptr, bytes, static_cast<CUstream>(stream));
+  else
+    ok = CU(cuMemAlloc)(&ptr, bytes);
   return ok ? reinterpret_cast<void *>(ptr) : nullptr;
 }
 
-extern "C" void mgpuMemFree(void *ptr, void * /*stream*/) {
+extern "C" void mgpuMemFree(void *ptr, void *stream) {
   if (!ptr)
     return;
   ScopedContext context(__func__);
-  if (context)
-    CU(cuMemFree)(devicePtr(ptr));
+  if (!context)
+    return;
+  if (stream && drv.cuMemFreeAsync) {
+    CU(cuMemFreeAsync)(devicePtr(ptr), static_cast<CUstream>(stream));
+    return;
+  }
+  // Without stream-ordered frees, the launches that use the memory finish
+  // first.
+  if (stream)
+    CU(cuStreamSynchronize)(static_cast<CUstream>(stream));
+  CU(cuMemFree)(devicePtr(ptr));
 }
 
 extern "C" void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {
   ScopedContext context(__func__);
   if (context && bytes)
-    CU(cuMemcpyAsync)(devicePtr(dst), devicePtr(src), bytes,
-                      static_cast<CUstream>(stream));
+    CU(cuMemcpyAsync)
+    (devicePtr(dst), devicePtr(src), bytes, static_cast<CUstream>(stream));
 }
 
 extern "C" void mgpuMemset32(void *dst, unsigned value, size_t count,
                              void *stream) {
   ScopedContext context(__func__);
   if (context && count)
-    CU(cuMemsetD32Async)(devicePtr(dst), value, count,
-                         static_cast<CUstream>(stream));
+    CU(cuMemsetD32Async)
+    (devicePtr(dst), value, count, static_cast<CUstream>(stream));
 }
 
 extern "C" void mgpuMemset16(void *dst, unsigned short value, size_t count,
                              void *stream) {
   ScopedContext context(__func__);
   if (context && count)
-    CU(cuMemsetD16Async)(devicePtr(dst), value, count,
-                         static_cast<CUstream>(stream));
+    CU(cuMemsetD16Async)
+    (devicePtr(dst), value, count, static_cast<CUstream>(stream));
 }
 
 extern "C" void mgpuMemHostRegister(void *ptr, uint64_t bytes) {

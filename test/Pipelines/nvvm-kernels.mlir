@@ -243,14 +243,19 @@ func.func @short_layer_norm(%x: tensor<?x256xf32>, %g: tensor<256xf32>, %b: tens
 // -----
 
 // BatchNorm training with few channels: three kernels in one module,
-// launched in order, sharing a device-global workspace for the parts'
-// partial sums.
+// launched in order, sharing a workspace for the parts' partial sums that
+// the call allocates on its stream (no device global: calls on two streams
+// each have their own).
 // CHECK-LABEL: llvm.func @split_batch_norm(
+// CHECK: %[[STREAM:.+]] = llvm.call @mgpuStreamCreate()
+// CHECK: llvm.call @mgpuMemAlloc(%{{.+}}, %[[STREAM]], %{{.+}})
 // CHECK: gpu.launch_func @[[MOD:[a-z0-9_]+_split[a-z0-9_]*]]_kernels::@[[MOD]]_partial
 // CHECK: gpu.launch_func @[[MOD]]_kernels::@[[MOD]]_deviation
 // CHECK: gpu.launch_func @[[MOD]]_kernels::@[[MOD]]_normalize
+// CHECK: llvm.call @mgpuMemFree(%{{.+}}, %[[STREAM]])
+// CHECK: llvm.call @mgpuStreamSynchronize(%[[STREAM]])
 // CHECK: gpu.binary @[[MOD]]_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80"{{.*}}assembly = "
-// CHECK: .global .align 4 .b8 [[MOD]][5120];
+// CHECK-NOT: .global .align 4 .b8
 // CHECK-DAG: .visible .entry [[MOD]]_partial(
 // CHECK-DAG: .visible .entry [[MOD]]_deviation(
 // CHECK-DAG: .visible .entry [[MOD]]_normalize(

@@ -681,21 +681,34 @@ void GPUKernelEmitter::emitSplitSlices(OpBuilder &b,
   MLIRContext *ctx = b.getContext();
   auto module = op->getParentOfType<ModuleOp>();
   // The workspace: per (slice, part) Σx, the max|x| bits, Σd (or Σ(k·x)²)
-  // and Σd². A device global of the kernels' module, not an allocation per
-  // call: concurrent calls of one kernel on different streams would share
-  // it (kernels of one op run in stream order, which is all this needs).
+  // and Σd². It belongs to the call: allocated on the launches' stream
+  // before them and freed after them in stream order, so that calls of one
+  // kernel on several streams at once never share it.
   constexpr int64_t kFields = 4;
   auto workspaceType = MemRefType::get({capacity * kFields}, b.getF32Type());
-  OpBuilder detached(ctx);
-  // Named after the function, so that profiles name the kernels.
+  auto tokenType = gpu::AsyncTokenType::get(ctx);
+  Value ready =
+      gpu::WaitOp::create(b, loc, tokenType, ValueRange()).getResult(0);
+  auto alloc =
+      gpu::AllocOp::create(b, loc, workspaceType, tokenType, ValueRange{ready},
+                           ValueRange(), ValueRange(), /*hostShared=*/false);
+  Value workspace = alloc.getMemref();
+  Value allocated = alloc.getAsyncToken();
+  // Kernels named after the function, so that profiles name them; a second
+  // split op in one function gets a suffix.
   std::string base = "norm";
   if (auto func = op->getParentOfType<FunctionOpInterface>())
     base = func.getName().str();
-  auto workspace = memref::GlobalOp::create(
-      detached, loc, base + "_split", b.getStringAttr("private"), workspaceType,
-      Attribute(), /*constant=*/false, IntegerAttr());
-  SymbolTable(module).insert(workspace);
-  std::string name = workspace.getSymName().str();
+  std::string name = base + "_split";
+  auto taken = [&](StringRef kernels) {
+    bool found =
+        static_cast<bool>(SymbolTable::lookupSymbolIn(module, kernels));
+    module.walk(
+        [&](gpu::LaunchOp launch) { found |= launch.getModule() == kernels; });
+    return found;
+  };
+  for (int i = 1; taken(name + "_kernels"); ++i)
+    name = base + "_split" + std::to_string(i);
   auto kernelModule = FlatSymbolRefAttr::get(ctx, name + "_kernels");
 
   SmallVector<int64_t> outerReduced;
@@ -746,7 +759,7 @@ void GPUKernelEmitter::emitSplitSlices(OpBuilder &b,
         split = SplitRange{
             splitDim, bound(part),
             bound(arith::AddIOp::create(kb, loc, part, index(kb, 1)))};
-        Value ws = memref::GetGlobalOp::create(kb, loc, workspaceType, name);
+        Value ws = workspace;
         Value slot = arith::MulIOp::create(kb, loc, block, index(kb, kFields));
         emitPaths(kb, useVectors, width, [&](OpBuilder &pb, int64_t w) {
           body(pb, w, idx, ws, slot, part);
@@ -906,6 +919,10 @@ void GPUKernelEmitter::emitSplitSlices(OpBuilder &b,
       scf::YieldOp::create(tb, loc);
     });
   });
+  Value freed = gpu::DeallocOp::create(b, loc, tokenType, ValueRange{allocated},
+                                       workspace)
+                    .getAsyncToken();
+  gpu::WaitOp::create(b, loc, Type(), ValueRange{freed});
 }
 
 void GPUKernelEmitter::emit() {

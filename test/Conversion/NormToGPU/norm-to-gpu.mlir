@@ -324,7 +324,11 @@ func.func @uneven_resident_row(%x: memref<?x1000xf32>, %g: memref<1000xf32>, %y:
 // combining its channel's partials in part order; then the statistics and
 // the normalize pass, the first part writing the saved and running
 // statistics). Part p covers [p·32/5, (p+1)·32/5) of N.
+// The workspace belongs to the call: allocated on the launches' stream
+// before them, freed after them.
 // CHECK-LABEL: func.func @split_batch_norm
+// CHECK: %[[READY:.+]] = gpu.wait async
+// CHECK: %[[WSM:.+]], %[[ALLOCATED:.+]] = gpu.alloc async [%[[READY]]] () : memref<1280xf32>
 // CHECK: gpu.launch blocks(%[[B1:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c320, %{{.+}} = %c1, %{{.+}} = %c1) threads(%{{.+}}) in (%{{.+}} = %c256, %{{.+}} = %c1, %{{.+}} = %c1) module(@[[WS:[a-z0-9_]+_split[a-z0-9_]*]]_kernels) function(@[[WS]]_partial)
 // CHECK: %[[PART:.+]] = arith.remui %[[B1]], %c5 : index
 // CHECK: %[[LOW:.+]] = arith.muli %[[PART]], %c32 : index
@@ -335,11 +339,10 @@ func.func @uneven_resident_row(%x: memref<?x1000xf32>, %g: memref<1000xf32>, %y:
 // CHECK: %[[HIDIV:.+]] = arith.divui %[[HIGH]], %c5 : index
 // CHECK: %[[LAST:.+]] = arith.cmpi eq, %[[NEXT]], %c5 : index
 // CHECK: %[[HI:.+]] = arith.select %[[LAST]], %c32, %[[HIDIV]] : index
-// CHECK: memref.get_global @[[WS]] : memref<1280xf32>
 // CHECK: scf.for %{{.+}} = %[[LO]] to %[[HI]] step %c1 iter_args({{.+}}) -> (vector<4xf32>, vector<4xi32>)
 // CHECK: gpu.all_reduce add
 // CHECK: gpu.all_reduce maxsi
-// CHECK: memref.store %{{.+}}, %{{.+}}[%{{.+}}] : memref<1280xf32>
+// CHECK: memref.store %{{.+}}, %[[WSM]][%{{.+}}] : memref<1280xf32>
 // CHECK: gpu.launch {{.+}} module(@[[WS]]_kernels) function(@[[WS]]_deviation)
 // CHECK: scf.for %{{.+}} = %c0 to %c5 step %c1 iter_args({{.+}}) -> (f32, i32, f32, f32)
 // CHECK: math.fma
@@ -353,7 +356,9 @@ func.func @uneven_resident_row(%x: memref<?x1000xf32>, %g: memref<1000xf32>, %y:
 // CHECK: scf.if %[[FIRSTPART]] {
 // CHECK: memref.store %{{.+}}, %arg6
 // CHECK: memref.store %{{.+}}, %arg7
-// CHECK: memref.global "private" @[[WS]] : memref<1280xf32>
+// CHECK: %[[FREED:.+]] = gpu.dealloc async [%[[ALLOCATED]]] %[[WSM]] : memref<1280xf32>
+// CHECK-NEXT: gpu.wait [%[[FREED]]]
+// CHECK-NOT: memref.global
 func.func @split_batch_norm(%x: memref<32x64x56x56xf32>, %g: memref<64xf32>, %b: memref<64xf32>, %y: memref<32x64x56x56xf32>, %sm: memref<64xf32>, %sv: memref<64xf32>, %rm: memref<64xf32>, %rv: memref<64xf32>) {
   norm.normalize standard axes = [0, 2, 3] epsilon = 1.0e-05 momentum = 1.000000e-01 unbiased saved_variance
       ins(%x : memref<32x64x56x56xf32>) scale(%g : memref<64xf32>) bias(%b : memref<64xf32>) affine_dims = [1]
@@ -377,14 +382,16 @@ func.func @split_batch_norm(%x: memref<32x64x56x56xf32>, %g: memref<64xf32>, %b:
 // CHECK: %[[ENOUGH:.+]] = arith.cmpi uge, %[[PARTS]], %c2 : index
 // CHECK: %[[SPLIT:.+]] = arith.andi %{{.+}}, %[[ENOUGH]] : i1
 // CHECK: scf.if %[[SPLIT]] {
+// CHECK: %[[WSM:.+]], %{{.+}} = gpu.alloc async [%{{.+}}] () : memref<33792xf32>
 // CHECK: gpu.launch {{.+}} module(@[[WS:[a-z0-9_]+_split[a-z0-9_]*]]_kernels) function(@[[WS]]_partial)
-// CHECK: memref.get_global @[[WS]] : memref<33792xf32>
+// CHECK: memref.store %{{.+}}, %[[WSM]][%{{.+}}] : memref<33792xf32>
 // CHECK: gpu.launch {{.+}} function(@[[WS]]_deviation)
 // CHECK: gpu.launch {{.+}} function(@[[WS]]_normalize)
+// CHECK: gpu.dealloc async [%{{.+}}] %[[WSM]] : memref<33792xf32>
 // CHECK: } else {
 // CHECK: gpu.launch blocks(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %[[C]],
 // CHECK-NOT: module(
-// CHECK: memref.global "private" @[[WS]] : memref<33792xf32>
+// CHECK-NOT: memref.global
 func.func @dynamic_split_batch_norm(%x: memref<?x?x?xf32>, %g: memref<?xf32>, %b: memref<?xf32>, %y: memref<?x?x?xf32>) {
   norm.normalize standard axes = [0, 2] epsilon = 1.0e-05
       ins(%x : memref<?x?x?xf32>) scale(%g : memref<?xf32>) bias(%b : memref<?xf32>) affine_dims = [1]
@@ -414,7 +421,7 @@ func.func @dynamic_split_batch_norm(%x: memref<?x?x?xf32>, %g: memref<?xf32>, %b
 // CHECK: vector.load %arg0[%[[ROW]], %[[I]]] {alignment = 16 : i64} : memref<16x65536xf32>, vector<4xf32>
 // CHECK: function(@[[WS]]_deviation)
 // CHECK: function(@[[WS]]_normalize)
-// CHECK: memref.global "private" @[[WS]] : memref<512xf32>
+// CHECK: gpu.dealloc async [%{{.+}}] %{{.+}} : memref<512xf32>
 func.func @split_rows(%x: memref<16x65536xf32>, %g: memref<65536xf32>, %b: memref<65536xf32>, %y: memref<16x65536xf32>) {
   norm.normalize standard axes = [1] epsilon = 1.0e-05
       ins(%x : memref<16x65536xf32>) scale(%g : memref<65536xf32>) bias(%b : memref<65536xf32>) affine_dims = [1]
