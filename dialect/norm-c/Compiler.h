@@ -97,15 +97,37 @@ MLIR_CAPI_EXPORTED MlirNormDType mlirNormKernelGetDType(MlirNormKernel kernel,
                                                         intptr_t pos);
 MLIR_CAPI_EXPORTED intptr_t mlirNormKernelGetRank(MlirNormKernel kernel,
                                                   intptr_t pos);
-/// The extent of dim `dim` of operand `pos`, or -1 when it is dynamic.
+/// The extent of dim `dim` of operand `pos`, or -1 when it is dynamic (or
+/// `pos`/`dim` is out of range: then the rank is -1 too).
 MLIR_CAPI_EXPORTED int64_t mlirNormKernelGetDimSize(MlirNormKernel kernel,
                                                     intptr_t pos, intptr_t dim);
 
+/// The call contract: when dim `dim` of operand `pos` must equal a dim of an
+/// earlier operand (or an earlier dim of the same one), returns true and
+/// writes that operand's position and dim; false for a static extent or the
+/// first dim of its extent. A dynamic result dim is always tied to an
+/// argument's.
+MLIR_CAPI_EXPORTED bool mlirNormKernelGetTiedDim(MlirNormKernel kernel,
+                                                 intptr_t pos, intptr_t dim,
+                                                 intptr_t *tiedPos,
+                                                 intptr_t *tiedDim);
+
+/// Checks the arguments' extents (`argShapes`, one argument after the other)
+/// against the call contract and writes the results' extents to
+/// `resultShapes` (one result after the other). On failure, returns failure
+/// and passes the reason to `onError` (if not null).
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirNormKernelInferResultShapes(
+    MlirNormKernel kernel, const int64_t *argShapes, int64_t *resultShapes,
+    MlirStringCallback onError, void *userData);
+
 /// Runs the kernel on `numBuffers` buffers (the arguments, then the results,
 /// each row-major and contiguous), `shapes` holding their extents one after
-/// the other. The shapes are checked against the signature, the element
-/// types are the caller's business. On failure, returns failure and passes
-/// the reason to `onError` (if not null).
+/// the other. The pointers and shapes are checked against the call contract
+/// (no NULL pointer for a non-empty buffer; extents that are static, tied or
+/// grouped as the function says; sizes that fit 64 bits) before anything
+/// runs; the element types are the caller's business. On failure, returns
+/// failure and passes the reason to `onError` (if not null); nothing is
+/// written then. Calls on one kernel from several threads are safe.
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirNormKernelCall(
     MlirNormKernel kernel, intptr_t numBuffers, void *const *buffers,
     const int64_t *shapes, MlirStringCallback onError, void *userData);

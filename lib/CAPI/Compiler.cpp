@@ -91,16 +91,21 @@ intptr_t mlirNormKernelGetNumResults(MlirNormKernel kernel) {
   return unwrap(kernel)->results().size();
 }
 
-static const norm::TensorSignature &getSignature(MlirNormKernel kernel,
+static const norm::TensorSignature *getSignature(MlirNormKernel kernel,
                                                  intptr_t pos) {
   const auto &arguments = unwrap(kernel)->arguments();
+  const auto &results = unwrap(kernel)->results();
+  if (pos < 0 ||
+      pos >= static_cast<intptr_t>(arguments.size() + results.size()))
+    return nullptr;
   if (pos < static_cast<intptr_t>(arguments.size()))
-    return arguments[pos];
-  return unwrap(kernel)->results()[pos - arguments.size()];
+    return &arguments[pos];
+  return &results[pos - arguments.size()];
 }
 
 MlirNormDType mlirNormKernelGetDType(MlirNormKernel kernel, intptr_t pos) {
-  switch (getSignature(kernel, pos).dtype) {
+  const norm::TensorSignature *sig = getSignature(kernel, pos);
+  switch (sig ? sig->dtype : norm::DType::F32) {
   case norm::DType::F16:
     return MlirNormDTypeF16;
   case norm::DType::BF16:
@@ -114,13 +119,69 @@ MlirNormDType mlirNormKernelGetDType(MlirNormKernel kernel, intptr_t pos) {
 }
 
 intptr_t mlirNormKernelGetRank(MlirNormKernel kernel, intptr_t pos) {
-  return getSignature(kernel, pos).shape.size();
+  const norm::TensorSignature *sig = getSignature(kernel, pos);
+  return sig ? static_cast<intptr_t>(sig->shape.size()) : -1;
 }
 
 int64_t mlirNormKernelGetDimSize(MlirNormKernel kernel, intptr_t pos,
                                  intptr_t dim) {
-  int64_t size = getSignature(kernel, pos).shape[dim];
+  const norm::TensorSignature *sig = getSignature(kernel, pos);
+  if (!sig || dim < 0 || dim >= static_cast<intptr_t>(sig->shape.size()))
+    return -1;
+  int64_t size = sig->shape[dim];
   return norm::isDynamicDim(size) ? -1 : size;
+}
+
+bool mlirNormKernelGetTiedDim(MlirNormKernel kernel, intptr_t pos, intptr_t dim,
+                              intptr_t *tiedPos, intptr_t *tiedDim) {
+  const norm::CallContract &contract = unwrap(kernel)->callContract();
+  if (pos < 0 || pos >= static_cast<intptr_t>(contract.buffers.size()) ||
+      dim < 0 || dim >= contract.buffers[pos].rank)
+    return false;
+  intptr_t flat = dim;
+  for (intptr_t b = 0; b < pos; ++b)
+    flat += contract.buffers[b].rank;
+  int32_t sameAs = contract.dims[flat].same_as;
+  if (sameAs < 0)
+    return false;
+  norm_call_contract view = contract.view();
+  int32_t buffer, bufferDim;
+  norm_call_locate(&view, sameAs, &buffer, &bufferDim);
+  *tiedPos = buffer;
+  *tiedDim = bufferDim;
+  return true;
+}
+
+static MlirLogicalResult fail(MlirStringCallback onError, void *userData,
+                              const std::string &message) {
+  if (onError)
+    onError(wrap(StringRef(message)), userData);
+  return mlirLogicalResultFailure();
+}
+
+MlirLogicalResult mlirNormKernelInferResultShapes(MlirNormKernel kernel,
+                                                  const int64_t *argShapes,
+                                                  int64_t *resultShapes,
+                                                  MlirStringCallback onError,
+                                                  void *userData) {
+  norm::Kernel *jit = unwrap(kernel);
+  std::vector<std::vector<int64_t>> shapes;
+  for (const norm::TensorSignature &sig : jit->arguments()) {
+    if (!argShapes && !sig.shape.empty())
+      return fail(onError, userData, "no argument shapes given");
+    shapes.emplace_back(argShapes, argShapes + sig.shape.size());
+    argShapes += sig.shape.size();
+  }
+  llvm::Expected<std::vector<std::vector<int64_t>>> results =
+      jit->callContract().resultShapes(shapes);
+  if (!results)
+    return fail(onError, userData, llvm::toString(results.takeError()));
+  for (const std::vector<int64_t> &shape : *results) {
+    if (!resultShapes && !shape.empty())
+      return fail(onError, userData, "no room for the result shapes");
+    resultShapes = std::copy(shape.begin(), shape.end(), resultShapes);
+  }
+  return mlirLogicalResultSuccess();
 }
 
 MlirLogicalResult mlirNormKernelCall(MlirNormKernel kernel, intptr_t numBuffers,
@@ -129,23 +190,21 @@ MlirLogicalResult mlirNormKernelCall(MlirNormKernel kernel, intptr_t numBuffers,
                                      MlirStringCallback onError,
                                      void *userData) {
   norm::Kernel *jit = unwrap(kernel);
-  auto fail = [&](const std::string &message) {
-    if (onError)
-      onError(wrap(StringRef(message)), userData);
-    return mlirLogicalResultFailure();
-  };
   intptr_t expected = jit->arguments().size() + jit->results().size();
   if (numBuffers != expected)
-    return fail("expected " + std::to_string(expected) + " buffers, got " +
-                std::to_string(numBuffers));
+    return fail(onError, userData,
+                "expected " + std::to_string(expected) + " buffers, got " +
+                    std::to_string(numBuffers));
+  if (numBuffers > 0 && (!buffers || !shapes))
+    return fail(onError, userData, "the buffers or their shapes are NULL");
   std::vector<void *> pointers(buffers, buffers + numBuffers);
   std::vector<std::vector<int64_t>> extents;
   for (intptr_t i = 0; i < numBuffers; ++i) {
-    size_t rank = getSignature(kernel, i).shape.size();
+    size_t rank = getSignature(kernel, i)->shape.size();
     extents.emplace_back(shapes, shapes + rank);
     shapes += rank;
   }
   if (llvm::Error error = jit->callOnBuffers(pointers, extents))
-    return fail(llvm::toString(std::move(error)));
+    return fail(onError, userData, llvm::toString(std::move(error)));
   return mlirLogicalResultSuccess();
 }

@@ -43,11 +43,13 @@ CudaKernel CudaKernel::fromLauncher(const KernelDescription &description,
     return llvm::Error::success();
   };
   return CudaKernel(description.name, description.arguments,
-                    description.results, launch);
+                    description.results, description.contract, launch);
 }
 
 llvm::Error CudaKernel::call(const std::vector<const HostArray *> &args,
                              const std::vector<HostArray *> &results) {
+  if (llvm::Error e = checkHostCall(*this, args, results))
+    return e;
   std::vector<void *> buffers;
   std::vector<std::vector<int64_t>> shapes;
   auto release = [&] {

@@ -68,15 +68,21 @@ static NormSpec specOf(NormalizeOp op) {
   return spec;
 }
 
-/// Maps each function argument to the operand it feeds.
+/// Maps each function argument to the operands it feeds: its first role,
+/// and any further ones as shared roles.
 static llvm::Error assignRoles(func::FuncOp func,
                                ArrayRef<std::pair<Value, OperandRole>> operands,
                                EntryAnalysis &analysis) {
   for (BlockArgument arg : func.getArguments()) {
     std::optional<OperandRole> role;
-    for (auto [value, r] : operands)
-      if (value == arg)
+    for (auto [value, r] : operands) {
+      if (value != arg)
+        continue;
+      if (!role)
         role = r;
+      else
+        analysis.sharedRoles.push_back({r, arg.getArgNumber()});
+    }
     if (!role)
       return error("argument #" + llvm::Twine(arg.getArgNumber()) +
                    " is not an operand of the normalization the harness "

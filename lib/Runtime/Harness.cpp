@@ -21,12 +21,46 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <thread>
 
 using namespace mlir;
 using namespace mlir::norm;
 
 KernelInterface::~KernelInterface() = default;
+
+llvm::Error
+mlir::norm::checkHostCall(const KernelInterface &kernel,
+                          const std::vector<const HostArray *> &args,
+                          const std::vector<HostArray *> &results) {
+  const auto &argSigs = kernel.arguments();
+  const auto &resultSigs = kernel.results();
+  if (args.size() != argSigs.size() || results.size() != resultSigs.size())
+    return llvm::createStringError(
+        "expected " + llvm::Twine(argSigs.size()) + " arguments and " +
+        llvm::Twine(resultSigs.size()) + " results, got " +
+        llvm::Twine(args.size()) + " and " + llvm::Twine(results.size()));
+  std::vector<std::vector<int64_t>> shapes;
+  std::vector<const void *> pointers;
+  auto add = [&](const HostArray &array, const TensorSignature &sig,
+                 const llvm::Twine &what) -> llvm::Error {
+    if (array.dtype != sig.dtype)
+      return llvm::createStringError(what + " has dtype " +
+                                     dtypeName(array.dtype) + ", expected " +
+                                     dtypeName(sig.dtype));
+    shapes.push_back(array.shape);
+    pointers.push_back(array.data());
+    return llvm::Error::success();
+  };
+  for (auto [i, arg] : llvm::enumerate(args))
+    if (llvm::Error e = add(*arg, argSigs[i], "argument #" + llvm::Twine(i)))
+      return e;
+  for (auto [i, result] : llvm::enumerate(results))
+    if (llvm::Error e =
+            add(*result, resultSigs[i], "result #" + llvm::Twine(i)))
+      return e;
+  return kernel.callContract().check(shapes, pointers);
+}
 
 std::string mlir::norm::formatShape(const std::vector<int64_t> &shape) {
   std::string s;
@@ -47,6 +81,9 @@ static int64_t argIndexOf(const EntryAnalysis &analysis, OperandRole role) {
   for (auto [i, r] : llvm::enumerate(analysis.argRoles))
     if (r == role)
       return i;
+  for (auto [r, arg] : analysis.sharedRoles)
+    if (r == role)
+      return arg;
   return -1;
 }
 
@@ -65,6 +102,55 @@ std::vector<std::vector<int64_t>> mlir::norm::inferResultShapes(
   for (unsigned index : analysis.resultIndex)
     shapes.push_back(index == 0 ? x : stats);
   return shapes;
+}
+
+llvm::Error mlir::norm::checkInputShape(const KernelInterface &kernel,
+                                        const EntryAnalysis &analysis,
+                                        const std::vector<int64_t> &shape) {
+  int64_t xIndex = argIndexOf(analysis, analysis.isCosine ? OperandRole::CosineX
+                                                          : OperandRole::Input);
+  const TensorSignature &x = kernel.arguments()[xIndex];
+  std::string what = "the input shape " + formatShape(shape);
+  auto type = [&] {
+    std::string dims;
+    for (auto [d, size] : llvm::enumerate(x.shape))
+      dims += (d ? "x" : "") +
+              (isDynamicDim(size) ? std::string("?") : std::to_string(size));
+    return " (argument #" + std::to_string(xIndex) + " is " +
+           dtypeName(x.dtype) + " " + dims + ")";
+  };
+  if (shape.size() != x.shape.size())
+    return error(what + " has rank " + llvm::Twine(shape.size()) +
+                 ", the input rank " + llvm::Twine(x.shape.size()) + type());
+  for (auto [d, size] : llvm::enumerate(shape))
+    if (!isDynamicDim(x.shape[d]) && x.shape[d] != size)
+      return error(what + " has extent " + llvm::Twine(size) + " in dim " +
+                   llvm::Twine(d) + ", the input type " +
+                   llvm::Twine(x.shape[d]) + type());
+  const NormSpec &spec = analysis.spec;
+  if (!analysis.isCosine && spec.groups > 0 &&
+      shape[spec.groupDim] % spec.groups != 0)
+    return error(what + " does not split dim " + llvm::Twine(spec.groupDim) +
+                 " into " + llvm::Twine(spec.groups) + " groups");
+  // What a call holds per input element: the input and output, and the
+  // reference's doubles (value, tolerance, exact value).
+  uint64_t perElement = dtypeSize(x.dtype) + 8 + 3 * 8;
+  uint64_t count = 1;
+  bool empty = llvm::is_contained(shape, 0);
+  for (int64_t size : shape)
+    if (!empty && count > uint64_t(std::numeric_limits<int64_t>::max()) /
+                              perElement / uint64_t(size))
+      return error(what + " is too large: its byte size overflows 64 bits");
+    else if (!empty)
+      count *= size;
+  uint64_t memory = physicalMemory();
+  if (!empty && memory && count * perElement > memory)
+    return error(what + " needs about " +
+                 formatBytes(double(count * perElement)) +
+                 ", more than this "
+                 "machine's " +
+                 formatBytes(double(memory)));
+  return llvm::Error::success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -110,47 +196,27 @@ llvm::Error mlir::norm::runFiles(KernelInterface &kernel,
     argShapes.push_back(array->shape);
     args.push_back(std::move(*array));
   }
-  // Dynamic extents shared between arguments must agree, or the kernel
-  // would read out of bounds.
-  std::vector<std::vector<int64_t>> resultShapes;
-  if (analysis) {
-    if (!analysis->isCosine) {
-      int64_t xi = argIndexOf(*analysis, OperandRole::Input);
-      const auto &x = argShapes[xi];
-      std::vector<int64_t> stats = statisticsShape(analysis->spec, x);
-      for (auto [i, role] : llvm::enumerate(analysis->argRoles)) {
-        std::vector<int64_t> want;
-        if (role == OperandRole::Scale || role == OperandRole::Bias)
-          for (int64_t d : analysis->spec.affineDims)
-            want.push_back(x[d]);
-        else if (role != OperandRole::Input)
-          want = stats;
-        else
-          continue;
-        if (argShapes[i] != want)
-          return error(inputs[i] + ": shape does not match the input's " +
-                       "(the normalization needs the shape implied by "
-                       "argument #" +
-                       llvm::Twine(xi) + ")");
-      }
-    } else {
-      const auto &x = argShapes[argIndexOf(*analysis, OperandRole::CosineX)];
-      const auto &w = argShapes[argIndexOf(*analysis, OperandRole::CosineW)];
-      if (x[1] != w[1])
-        return error("the two cosine operands differ in their feature dim");
-    }
-    resultShapes = inferResultShapes(*analysis, argShapes);
-  } else {
-    for (auto [i, sig] : llvm::enumerate(resultSigs)) {
-      if (llvm::any_of(sig.shape, isDynamicDim))
-        return error("cannot infer the shape of result #" + llvm::Twine(i) +
-                     ": the entry is not one the harness understands");
-      resultShapes.push_back(sig.shape);
-    }
+  // The extents the arguments share must agree, or the kernel would read
+  // out of bounds; the results' extents follow from the arguments'.
+  llvm::Expected<std::vector<std::vector<int64_t>>> resultShapes =
+      kernel.callContract().resultShapes(argShapes);
+  if (!resultShapes) {
+    std::string files;
+    for (auto [i, path] : llvm::enumerate(inputs))
+      files += (i ? ", #" : "#") + std::to_string(i) + " " + path;
+    return error("the --input files do not fit the function: " +
+                 llvm::toString(resultShapes.takeError()) + " (arguments " +
+                 files + ")");
   }
   std::vector<HostArray> results;
-  for (auto [i, sig] : llvm::enumerate(resultSigs))
-    results.emplace_back(sig.dtype, resultShapes[i]);
+  for (auto [i, sig] : llvm::enumerate(resultSigs)) {
+    llvm::Expected<HostArray> result =
+        HostArray::allocate(sig.dtype, (*resultShapes)[i]);
+    if (!result)
+      return result.takeError();
+    results.push_back(std::move(*result));
+  }
+
   std::vector<const HostArray *> argPtrs;
   for (HostArray &a : args)
     argPtrs.push_back(&a);
@@ -228,7 +294,39 @@ OperandDTypes operandDTypes(const EntryAnalysis &analysis,
   for (auto [i, role] : llvm::enumerate(analysis.argRoles))
     if (std::optional<OptionalOperand> slot = optionalOperand(role))
       dtypes.*(slot->dtype) = kernel.arguments()[i].dtype;
+  for (auto [role, arg] : analysis.sharedRoles)
+    if (std::optional<OptionalOperand> slot = optionalOperand(role))
+      dtypes.*(slot->dtype) = kernel.arguments()[arg].dtype;
   return dtypes;
+}
+
+/// The array of operand `role` in `inputs` (the input for Input and
+/// CosineX, `w` for CosineW).
+HostArray *operandArray(NormInputs &inputs, OperandRole role, HostArray *w) {
+  if (std::optional<OptionalOperand> slot = optionalOperand(role))
+    return &*(inputs.*(slot->array));
+  return role == OperandRole::CosineW ? w : &inputs.x;
+}
+
+/// One argument feeding several operands holds one array: the operands of
+/// its further roles get a copy of its first role's.
+void shareArguments(const EntryAnalysis &analysis, NormInputs &inputs,
+                    HostArray *w) {
+  for (auto [role, arg] : analysis.sharedRoles) {
+    OperandRole first = analysis.argRoles[arg];
+    std::optional<OptionalOperand> slot = optionalOperand(role);
+    if (slot)
+      inputs.*(slot->array) = *operandArray(inputs, first, w);
+    else if (role == OperandRole::CosineW && w)
+      *w = *operandArray(inputs, first, w);
+  }
+}
+
+bool sharesInput(const EntryAnalysis &analysis) {
+  return llvm::any_of(analysis.sharedRoles, [&](const auto &shared) {
+    OperandRole first = analysis.argRoles[shared.second];
+    return first == OperandRole::Input || first == OperandRole::CosineX;
+  });
 }
 
 /// Zero-filled result arrays for a call on `args`.
@@ -324,7 +422,9 @@ HostArray sliceDim0(const HostArray &array, int64_t count) {
   std::vector<int64_t> shape = array.shape;
   shape[0] = count;
   HostArray slice(array.dtype, shape);
-  std::memcpy(slice.data(), array.data(), slice.bytes.size());
+  // (memcpy takes no null pointer, even for 0 bytes.)
+  if (!slice.bytes.empty())
+    std::memcpy(slice.data(), array.data(), slice.bytes.size());
   return slice;
 }
 
@@ -369,7 +469,8 @@ llvm::Expected<std::vector<HostArray>> Checker::call(const NormInputs &inputs,
   std::vector<HostArray> results = allocateResults(analysis, kernel, args);
   // Poison the outputs so that an element the kernel never writes shows.
   for (HostArray &r : results)
-    std::memset(r.data(), 0xFF, r.bytes.size());
+    if (!r.bytes.empty())
+      std::memset(r.data(), 0xFF, r.bytes.size());
   std::vector<HostArray *> ptrs;
   for (HostArray &r : results)
     ptrs.push_back(&r);
@@ -378,8 +479,15 @@ llvm::Expected<std::vector<HostArray>> Checker::call(const NormInputs &inputs,
   return results;
 }
 
-void Checker::checkCase(const std::vector<int64_t> &shape, const TestCase &test,
-                        const HostArray *w, bool properties) {
+void Checker::checkCase(const std::vector<int64_t> &shape,
+                        const TestCase &original, const HostArray *w,
+                        bool properties) {
+  TestCase shared;
+  if (!analysis.sharedRoles.empty()) {
+    shared = original;
+    shareArguments(analysis, shared.inputs, nullptr);
+  }
+  const TestCase &test = analysis.sharedRoles.empty() ? original : shared;
   std::string shapeStr = formatShape(shape);
   auto results = call(test.inputs, w);
   if (!results) {
@@ -446,7 +554,8 @@ void Checker::checkCase(const std::vector<int64_t> &shape, const TestCase &test,
   // scaled squares and 1/sqrt, so with ε = 0 the kernel must give the same
   // bits. With ε > 0 the reference moves too: the bound is both tolerances
   // plus that move, so the row checks the accuracy at 4x as well.
-  if (!spec.givenStats && yRef) {
+  // (Not when the input also feeds another operand, which would scale too.)
+  if (!spec.givenStats && yRef && !sharesInput(analysis)) {
     NormInputs scaled = test.inputs;
     bool finite = true;
     for (int64_t i = 0, e = scaled.x.numElements(); i < e; ++i) {
@@ -498,10 +607,12 @@ void Checker::checkCase(const std::vector<int64_t> &shape, const TestCase &test,
   if (isDynamicDim(xSig.shape[0]) && dim0Parallel && shape[0] > 1) {
     NormInputs first = test.inputs;
     first.x = sliceDim0(test.inputs.x, 1);
-    // Operands indexed by dim 0 are sliced with it.
+    // Operands indexed by dim 0 are sliced with it (scale and bias when
+    // their first dim is the input's dim 0; a rank-0 scale is not).
     auto affineIndex =
         std::find(spec.affineDims.begin(), spec.affineDims.end(), 0);
-    if (affineIndex == spec.affineDims.begin()) {
+    bool affineLeads = !spec.affineDims.empty() && spec.affineDims[0] == 0;
+    if (affineLeads) {
       if (first.scale)
         first.scale = sliceDim0(*first.scale, 1);
       if (first.bias)
@@ -509,17 +620,18 @@ void Checker::checkCase(const std::vector<int64_t> &shape, const TestCase &test,
     }
     for (std::optional<HostArray> *stat :
          {&first.mean, &first.variance, &first.runningMean, &first.runningVar})
-      if (*stat)
+      if (*stat && !(*stat)->shape.empty())
         **stat = sliceDim0(**stat, 1);
-    bool ok = affineIndex == spec.affineDims.end() ||
-              affineIndex == spec.affineDims.begin();
+    bool ok = (affineIndex == spec.affineDims.end() || affineLeads) &&
+              !sharesInput(analysis);
     if (ok) {
       auto sub = call(first, w);
       ok = static_cast<bool>(sub);
       if (ok) {
         for (size_t i = 0; i < sub->size(); ++i) {
           const HostArray &part = (*sub)[i];
-          ok &= std::memcmp(part.data(), (*results)[i].data(),
+          ok &= part.bytes.empty() ||
+                std::memcmp(part.data(), (*results)[i].data(),
                             part.bytes.size()) == 0;
         }
       } else {
@@ -565,6 +677,10 @@ void Checker::checkCosine(const std::vector<int64_t> &xShape) {
   if (isDynamicDim(wShape[0]))
     wShape[0] = 5;
   wShape[1] = xShape[1];
+  // One argument for both sides: w is x.
+  bool sameArgument = !analysis.sharedRoles.empty();
+  if (sameArgument)
+    wShape = xShape;
   NormSpec side = analysis.spec;
   side.outType = side.accType;
   TestCase xCase = makeRandomCase(side, xShape, OperandDTypes(), options.seed);
@@ -584,6 +700,8 @@ void Checker::checkCosine(const std::vector<int64_t> &xShape) {
   for (auto &[name, x] : xs) {
     NormInputs inputs;
     inputs.x = x;
+    if (sameArgument)
+      w = x;
     auto results = call(inputs, &w);
     if (!results) {
       addRow(
@@ -653,15 +771,13 @@ int Checker::run() {
   std::vector<std::vector<int64_t>> shapes = options.shapes;
   if (shapes.empty())
     shapes = defaultShapes(spec, xSig);
-  for (const auto &shape : shapes) {
-    bool fits = shape.size() == xSig.shape.size();
-    for (size_t d = 0; fits && d < shape.size(); ++d)
-      fits = isDynamicDim(xSig.shape[d]) || xSig.shape[d] == shape[d];
-    if (!fits) {
-      addRow({formatShape(shape), "-", "-", "FAIL",
-              "shape does not fit the input type"});
-      continue;
+  for (const auto &shape : shapes)
+    if (llvm::Error e = checkInputShape(kernel, analysis, shape)) {
+      llvm::errs() << "norm-runner: error: --check: "
+                   << llvm::toString(std::move(e)) << "\n";
+      return 2;
     }
+  for (const auto &shape : shapes) {
     if (analysis.isCosine) {
       checkCosine(shape);
       continue;
@@ -881,6 +997,7 @@ void mlir::norm::prepareBenchCall(const KernelInterface &kernel,
     call.test = makeRandomCase(analysis.spec, shape,
                                operandDTypes(analysis, kernel), seed);
   }
+  shareArguments(analysis, call.test.inputs, call.w ? &*call.w : nullptr);
   call.args =
       arrangeArguments(analysis, call.test.inputs, call.w ? &*call.w : nullptr);
   call.results = allocateResults(analysis, kernel, call.args);
@@ -907,13 +1024,14 @@ int mlir::norm::runBench(KernelInterface &kernel, const EntryAnalysis &analysis,
                      "MB moved", "GB/s", "copy GB/s", "of copy");
   llvm::json::Array rows;
   int status = 0;
+  for (const std::vector<int64_t> &shape : shapes)
+    if (llvm::Error e = checkInputShape(kernel, analysis, shape)) {
+      llvm::errs() << "norm-runner: error: --bench: "
+                   << llvm::toString(std::move(e)) << "\n";
+      return 2;
+    }
   for (const std::vector<int64_t> &shape : shapes) {
     std::string shapeStr = formatShape(shape);
-    if (shape.size() != xSig.shape.size()) {
-      os << shapeStr << ": does not fit the input type\n";
-      status = 2;
-      continue;
-    }
     BenchCall call;
     prepareBenchCall(kernel, analysis, shape, options.seed, call);
     std::vector<const HostArray *> &args = call.args;

@@ -10,13 +10,16 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SwapByteOrder.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::norm;
@@ -175,6 +178,13 @@ double mlir::norm::roundTo(DType dtype, double value) {
 // HostArray
 //===----------------------------------------------------------------------===//
 
+static std::string formatShapeOf(const std::vector<int64_t> &shape) {
+  std::string s;
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? "x" : "") + std::to_string(d);
+  return s.empty() ? "()" : s;
+}
+
 static int64_t product(const std::vector<int64_t> &shape) {
   int64_t n = 1;
   for (int64_t d : shape)
@@ -188,6 +198,60 @@ HostArray::HostArray(DType dtype, std::vector<int64_t> shape)
 }
 
 int64_t HostArray::numElements() const { return product(shape); }
+
+uint64_t mlir::norm::physicalMemory() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  return pages > 0 && pageSize > 0 ? uint64_t(pages) * uint64_t(pageSize) : 0;
+}
+
+std::string mlir::norm::formatBytes(double bytes) {
+  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  int unit = 0;
+  while (bytes >= 1024 && unit < 6) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return llvm::formatv("{0:f1} {1}", bytes, units[unit]).str();
+}
+
+llvm::Expected<HostArray> HostArray::allocate(DType dtype,
+                                              std::vector<int64_t> shape) {
+  uint64_t count = 1;
+  bool empty = false, overflow = false;
+  for (int64_t d : shape) {
+    if (d < 0)
+      return llvm::createStringError("cannot allocate an array with the "
+                                     "negative extent " +
+                                     llvm::Twine(d));
+    if (d == 0)
+      empty = true;
+    else if (count > uint64_t(std::numeric_limits<int64_t>::max()) / d)
+      overflow = true;
+    else
+      count *= d;
+  }
+  uint64_t size = dtypeSize(dtype);
+  if (!empty && (overflow ||
+                 count > uint64_t(std::numeric_limits<int64_t>::max()) / size))
+    return llvm::createStringError("cannot allocate an array of shape " +
+                                   formatShapeOf(shape) +
+                                   ": its byte size overflows 64 bits");
+  uint64_t bytes = empty ? 0 : count * size;
+  uint64_t memory = physicalMemory();
+  // Refuse what cannot fit rather than let the allocator abort the process.
+  void *probe = nullptr;
+  if (bytes > 0 &&
+      ((memory && bytes > memory) || !(probe = std::malloc(bytes))))
+    return llvm::createStringError(
+        "cannot allocate " + formatBytes(double(bytes)) +
+        " for an array of "
+        "shape " +
+        formatShapeOf(shape) +
+        (memory ? " (this machine has " + formatBytes(double(memory)) + ")"
+                : std::string()));
+  std::free(probe);
+  return HostArray(dtype, std::move(shape));
+}
 
 double HostArray::get(int64_t i) const {
   const uint8_t *p = bytes.data() + i * dtypeSize(dtype);
@@ -366,13 +430,25 @@ llvm::Expected<HostArray> mlir::norm::readNpy(const std::string &path,
                                               bool bf16FromU2) {
   if (!llvm::sys::IsLittleEndianHost)
     return npyError(path, ".npy reading needs a little-endian host");
+  // A pipe or a device has no size to bound the read by (and /dev/zero never
+  // ends): .npy files only.
+  llvm::sys::fs::file_status status;
+  if (std::error_code ec = llvm::sys::fs::status(path, status))
+    return npyError(path, "cannot open: " + ec.message());
+  if (status.type() != llvm::sys::fs::file_type::regular_file)
+    return npyError(path, "not a regular file (a pipe, device or directory); "
+                          ".npy inputs are read from files");
   auto bufferOrErr = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                                  /*RequiresNullTerminator=*/
                                                  false);
   if (!bufferOrErr)
     return npyError(path, "cannot open: " + bufferOrErr.getError().message());
-  llvm::StringRef file = (*bufferOrErr)->getBuffer();
+  return parseNpy((*bufferOrErr)->getBuffer(), path, bf16FromU2);
+}
 
+llvm::Expected<HostArray> mlir::norm::parseNpy(llvm::StringRef file,
+                                               const std::string &path,
+                                               bool bf16FromU2) {
   static const char magic[] = "\x93NUMPY";
   if (file.size() < 8 || !file.starts_with(llvm::StringRef(magic, 6)))
     return npyError(path, "bad magic: not an .npy file");
@@ -465,10 +541,11 @@ llvm::Expected<HostArray> mlir::norm::readNpy(const std::string &path,
     return npyError(path, "oversized data: expected " + llvm::Twine(expected) +
                               " bytes, found " + llvm::Twine(actual));
 
-  HostArray array;
-  array.dtype = *dtype;
-  array.shape = std::move(shape);
-  array.bytes.assign(file.bytes_begin() + dataOffset, file.bytes_end());
+  llvm::Expected<HostArray> array = HostArray::allocate(*dtype, shape);
+  if (!array)
+    return npyError(path, llvm::toString(array.takeError()));
+  if (expected)
+    std::memcpy(array->data(), file.bytes_begin() + dataOffset, expected);
   return array;
 }
 

@@ -6,6 +6,8 @@
 
 #include "norm/Runtime/Kernel.h"
 
+#include "norm/Runtime/CallContractAnalysis.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -96,6 +98,10 @@ Kernel::compile(ModuleOp module, llvm::StringRef entry,
       return sig.takeError();
     kernel->outs.push_back(*sig);
   }
+  llvm::Expected<CallContract> contract = deriveCallContract(func);
+  if (!contract)
+    return contract.takeError();
+  kernel->contract = std::move(*contract);
 
   // Lower a copy holding only the entry function.
   OwningOpRef<ModuleOp> lowered = module.clone();
@@ -212,57 +218,23 @@ llvm::Error invokeWithDescriptors(ExecutionEngine &engine,
 }
 } // namespace
 
-static llvm::Error checkShape(const std::vector<int64_t> &shape,
-                              const TensorSignature &sig,
-                              const llvm::Twine &what) {
-  if (shape.size() != sig.shape.size())
-    return llvm::createStringError(what + " has rank " +
-                                   llvm::Twine(shape.size()) + ", expected " +
-                                   llvm::Twine(sig.shape.size()));
-  for (size_t i = 0; i < sig.shape.size(); ++i) {
-    if (shape[i] < 0)
-      return llvm::createStringError(what + " has a negative extent in dim " +
-                                     llvm::Twine(i));
-    if (!ShapedType::isDynamic(sig.shape[i]) && sig.shape[i] != shape[i])
-      return llvm::createStringError(
-          what + " has extent " + llvm::Twine(shape[i]) + " in dim " +
-          llvm::Twine(i) + ", expected " + llvm::Twine(sig.shape[i]));
-  }
-  return llvm::Error::success();
-}
-
 llvm::Error Kernel::call(const std::vector<const HostArray *> &argArrays,
                          const std::vector<HostArray *> &resultArrays) {
   if (onDevice)
     return llvm::createStringError(
         "a cuda kernel runs on device buffers (callOnBuffers)");
-  if (argArrays.size() != args.size() || resultArrays.size() != outs.size())
-    return llvm::createStringError("expected " + llvm::Twine(args.size()) +
-                                   " arguments and " +
-                                   llvm::Twine(outs.size()) + " results, got " +
-                                   llvm::Twine(argArrays.size()) + " and " +
-                                   llvm::Twine(resultArrays.size()));
-  // The dtypes here; the shapes with the buffers.
+  if (llvm::Error e = checkHostCall(*this, argArrays, resultArrays))
+    return e;
   std::vector<void *> buffers;
   std::vector<std::vector<int64_t>> shapes;
-  auto add = [&](const HostArray &array, const TensorSignature &sig,
-                 const llvm::Twine &what) -> llvm::Error {
-    if (array.dtype != sig.dtype)
-      return llvm::createStringError(what + " has dtype " +
-                                     dtypeName(array.dtype) + ", expected " +
-                                     dtypeName(sig.dtype));
-    buffers.push_back(const_cast<void *>(array.data()));
-    shapes.push_back(array.shape);
-    return llvm::Error::success();
-  };
-  for (size_t i = 0; i < args.size(); ++i)
-    if (llvm::Error e =
-            add(*argArrays[i], args[i], "argument #" + llvm::Twine(i)))
-      return e;
-  for (size_t i = 0; i < outs.size(); ++i)
-    if (llvm::Error e =
-            add(*resultArrays[i], outs[i], "result #" + llvm::Twine(i)))
-      return e;
+  for (const HostArray *array : argArrays) {
+    buffers.push_back(const_cast<void *>(array->data()));
+    shapes.push_back(array->shape);
+  }
+  for (HostArray *array : resultArrays) {
+    buffers.push_back(array->data());
+    shapes.push_back(array->shape);
+  }
   return callOnBuffers(buffers, shapes);
 }
 
@@ -274,16 +246,11 @@ Kernel::callOnBuffers(const std::vector<void *> &buffers,
     return llvm::createStringError(
         "expected " + llvm::Twine(count) + " buffers with their shapes, got " +
         llvm::Twine(buffers.size()) + " and " + llvm::Twine(shapes.size()));
+  if (llvm::Error e = contract.check(
+          shapes, std::vector<const void *>(buffers.begin(), buffers.end())))
+    return e;
   std::vector<Descriptor> descriptors;
-  for (size_t i = 0; i < count; ++i) {
-    bool isResult = i >= args.size();
-    const TensorSignature &sig = isResult ? outs[i - args.size()] : args[i];
-    if (llvm::Error e =
-            checkShape(shapes[i], sig,
-                       (isResult ? "result #" + llvm::Twine(i - args.size())
-                                 : "argument #" + llvm::Twine(i))))
-      return e;
+  for (size_t i = 0; i < count; ++i)
     descriptors.emplace_back(buffers[i], shapes[i]);
-  }
   return invokeWithDescriptors(*engine, symbol, descriptors);
 }

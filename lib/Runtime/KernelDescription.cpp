@@ -41,9 +41,12 @@ static Value signaturesToJSON(const std::vector<TensorSignature> &sigs) {
 llvm::json::Value mlir::norm::toJSON(const KernelDescription &description) {
   const EntryAnalysis &analysis = description.analysis;
   const NormSpec &spec = analysis.spec;
-  Array roles, resultIndex, resultDTypes;
+  Array roles, sharedRoles, resultIndex, resultDTypes;
   for (OperandRole role : analysis.argRoles)
     roles.push_back(kRoles[static_cast<int>(role)]);
+  for (auto [role, arg] : analysis.sharedRoles)
+    sharedRoles.push_back(
+        Array{kRoles[static_cast<int>(role)], static_cast<int64_t>(arg)});
   for (unsigned i : analysis.resultIndex)
     resultIndex.push_back(static_cast<int64_t>(i));
   for (DType dtype : analysis.opResultDTypes)
@@ -69,10 +72,12 @@ llvm::json::Value mlir::norm::toJSON(const KernelDescription &description) {
                 {"is_cosine", analysis.isCosine},
                 {"spec", std::move(specObject)},
                 {"arg_roles", std::move(roles)},
+                {"shared_roles", std::move(sharedRoles)},
                 {"result_index", std::move(resultIndex)},
                 {"op_result_dtypes", std::move(resultDTypes)},
                 {"arguments", signaturesToJSON(description.arguments)},
-                {"results", signaturesToJSON(description.results)}};
+                {"results", signaturesToJSON(description.results)},
+                {"contract", toJSON(description.contract)}};
 }
 
 namespace {
@@ -110,6 +115,18 @@ static bool fromJSON(const Value &value, StatMode &out, llvm::json::Path path) {
 static bool fromJSON(const Value &value, OperandRole &out,
                      llvm::json::Path path) {
   return fromName(value, out, path, kRoles);
+}
+static bool fromJSON(const Value &value, std::pair<OperandRole, unsigned> &out,
+                     llvm::json::Path path) {
+  const Array *pair = value.getAsArray();
+  std::optional<int64_t> arg =
+      pair && pair->size() == 2 ? (*pair)[1].getAsInteger() : std::nullopt;
+  if (!arg || *arg < 0) {
+    path.report("expected [role, argument]");
+    return false;
+  }
+  out.second = static_cast<unsigned>(*arg);
+  return fromJSON((*pair)[0], out.first, path.index(0));
 }
 static bool fromJSON(const Value &value, TensorSignature &out,
                      llvm::json::Path path) {
@@ -161,11 +178,18 @@ mlir::norm::parseKernelDescription(const llvm::json::Value &value) {
   if (!o || !o.map("name", description.name) ||
       !o.map("is_cosine", analysis.isCosine) || !o.map("spec", analysis.spec) ||
       !o.map("arg_roles", analysis.argRoles) ||
+      !o.map("shared_roles", analysis.sharedRoles) ||
       !o.map("result_index", analysis.resultIndex) ||
       !o.map("op_result_dtypes", analysis.opResultDTypes) ||
       !o.map("arguments", description.arguments) ||
-      !o.map("results", description.results))
+      !o.map("results", description.results) ||
+      !o.map("contract", description.contract))
     return root.getError();
+  for (auto [role, arg] : analysis.sharedRoles)
+    if (arg >= description.arguments.size())
+      return llvm::createStringError(
+          "the kernel description shares argument #" + std::to_string(arg) +
+          ", which does not exist");
   if (analysis.argRoles.size() != description.arguments.size() ||
       analysis.resultIndex.size() != description.results.size())
     return llvm::createStringError(
@@ -174,5 +198,19 @@ mlir::norm::parseKernelDescription(const llvm::json::Value &value) {
         std::to_string(description.arguments.size()) + " arguments and " +
         std::to_string(analysis.resultIndex.size()) + " result indices for " +
         std::to_string(description.results.size()) + " results");
+  if (description.contract.numArguments !=
+          static_cast<int32_t>(description.arguments.size()) ||
+      description.contract.numResults() !=
+          static_cast<int32_t>(description.results.size()))
+    return llvm::createStringError(
+        "the kernel description's call contract does not match its "
+        "signature");
+  for (auto [b, sig] : llvm::enumerate(llvm::concat<const TensorSignature>(
+           description.arguments, description.results)))
+    if (description.contract.buffers[b].rank !=
+        static_cast<int32_t>(sig.shape.size()))
+      return llvm::createStringError(
+          "the kernel description's call contract does not match its "
+          "signature");
   return description;
 }

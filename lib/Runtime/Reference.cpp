@@ -36,7 +36,7 @@ static bool isAxis(const NormSpec &spec, int64_t d) {
 }
 
 static bool isGroupDim(const NormSpec &spec, int64_t d) {
-  return !spec.givenStats && spec.groups > 0 && d == spec.groupDim;
+  return spec.groups > 0 && d == spec.groupDim;
 }
 
 std::vector<int64_t>
@@ -563,10 +563,19 @@ mlir::norm::computeReference(const NormSpec &spec, const NormInputs &inputs,
     }
   }
 
-  // Running statistics: running <- (1 - m) running + m batch.
+  // Running statistics: running <- (1 - m) running + m batch; a side of
+  // weight exactly 0 is left out (momentum 0 keeps the running statistics
+  // even for a batch holding NaN or Inf, momentum 1 replaces them).
   if (spec.training) {
     double mom = spec.momentum;
     double keep = 1 - mom;
+    auto update = [&](double running, double batch) {
+      if (mom == 0)
+        return running;
+      if (mom == 1)
+        return batch;
+      return keep * running + mom * batch;
+    };
     {
       DType dtype = dtypeOf(outputs.size());
       RefOutput out =
@@ -575,7 +584,7 @@ mlir::norm::computeReference(const NormSpec &spec, const NormInputs &inputs,
         const Slice &s = slices[k];
         double running = inputs.runningMean->get(k);
         double batch = s.meanS / s.scale;
-        double r = roundTo(dtype, keep * running + mom * batch);
+        double r = roundTo(dtype, update(running, batch));
         out.ref[k] = r;
         out.tol[k] = K * u *
                          (std::fabs(keep * running) + std::fabs(mom * running) +
@@ -598,7 +607,7 @@ mlir::norm::computeReference(const NormSpec &spec, const NormInputs &inputs,
         if (spec.unbiased)
           batch = n > 1 ? var * double(n) / double(n - 1)
                         : (std::isnan(var) ? var : 0.0);
-        double r = roundTo(dtype, keep * running + mom * batch);
+        double r = roundTo(dtype, update(running, batch));
         out.ref[k] = r;
         out.tol[k] = K * u *
                          (std::fabs(keep * running) + std::fabs(mom * running) +

@@ -93,6 +93,21 @@ def _load():
             [MlirNormKernel, ctypes.c_ssize_t, ctypes.c_ssize_t],
             ctypes.c_int64,
         ),
+        "mlirNormKernelGetTiedDim": (
+            [MlirNormKernel, ctypes.c_ssize_t, ctypes.c_ssize_t,
+             ctypes.POINTER(ctypes.c_ssize_t), ctypes.POINTER(ctypes.c_ssize_t)],
+            ctypes.c_bool,
+        ),
+        "mlirNormKernelInferResultShapes": (
+            [
+                MlirNormKernel,
+                ctypes.POINTER(ctypes.c_int64),
+                ctypes.POINTER(ctypes.c_int64),
+                MlirStringCallback,
+                ctypes.c_void_p,
+            ],
+            MlirLogicalResult,
+        ),
         "mlirNormKernelCall": (
             [
                 MlirNormKernel,

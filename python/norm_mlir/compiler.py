@@ -6,6 +6,7 @@ import ctypes
 import os
 import re
 import sys
+import threading
 
 import numpy as np
 
@@ -133,43 +134,25 @@ class _Callable:
             array = np.ascontiguousarray(array)
         return array, producer
 
-    def _bind(self, arrays):
-        """Checks the shapes against the signature; returns the dynamic
-        extents by symbol."""
-        extents = {}
+    def _check_ranks(self, arrays):
+        # The C side reads the extents of each array by the signature's rank.
         for index, (array, operand) in enumerate(zip(arrays, self.arguments)):
             if array.ndim != len(operand.shape):
                 raise ValueError("%s: expected rank %d %s, got shape %s"
                                  % (_what(index, operand), len(operand.shape),
                                     _shape_text(operand), array.shape))
-            for dim, (got, want) in enumerate(zip(array.shape, operand.shape)):
-                if want.__class__ is int:
-                    if got != want:
-                        raise ValueError("%s: expected shape %s, got %s"
-                                         % (_what(index, operand),
-                                            _shape_text(operand), array.shape))
-                elif extents.setdefault(want, (got, index, dim))[0] != got:
-                    first, first_index, first_dim = extents[want]
-                    raise ValueError(
-                        "%s: dim %d is %d, but it must match dim %d of %s, "
-                        "which is %d" % (_what(index, operand), dim, got,
-                                         first_dim,
-                                         _what(first_index,
-                                               self.arguments[first_index]),
-                                         first))
-        return {symbol: e[0] for symbol, e in extents.items()}
 
-    def _result_shape(self, operand, extents):
-        shape = []
-        for d in operand.shape:
-            if isinstance(d, int):
-                shape.append(d)
-            elif d in extents:
-                shape.append(extents[d])
-            else:
-                raise ValueError("result %s: dynamic dim %s is not the dim of "
-                                 "an argument" % (operand.name, d))
-        return tuple(shape)
+    def _named(self, message):
+        """The C side's "argument #i"/"result #i", with the operands' names."""
+        def name(match):
+            operands = self.arguments if match.group(1) == "argument" else \
+                self.results
+            index = int(match.group(2))
+            if index < len(operands):
+                return "%s %d (%s)" % (match.group(1), index,
+                                       operands[index].name)
+            return match.group(0)
+        return re.sub(r"\b(argument|result) #(\d+)", name, message)
 
     def __call__(self, *args):
         if len(args) != len(self.arguments):
@@ -178,10 +161,10 @@ class _Callable:
                 ", ".join(o.name for o in self.arguments), len(args)))
         converted = [self._as_array(a, i) for i, a in enumerate(args)]
         arrays = [a for a, _ in converted]
-        extents = self._bind(arrays)
-        outputs = [np.empty(self._result_shape(o, extents), dtype=dtype)
-                   for o, dtype in zip(self.results, self._result_dtypes)]
-        self._invoke(arrays + outputs, extents)
+        self._check_ranks(arrays)
+        outputs = [np.empty(shape, dtype=dtype) for shape, dtype in
+                   zip(self._result_shapes(arrays), self._result_dtypes)]
+        self._invoke(arrays + outputs)
         producer = next((p for _, p in converted if p is not None), None)
         if producer is not None and hasattr(producer, "from_dlpack"):
             outputs = [_to_dlpack_of(producer, o) for o in outputs]
@@ -233,35 +216,56 @@ def _to_dlpack_of(producer, array):
     return producer.from_dlpack(array)
 
 
-def _signature_from_kernel(handle, name):
-    """Operands read from the compiled kernel, for specs given as text.
-    Every dynamic dim of an argument is a symbol of its own; a dynamic dim
-    of a result takes the extent of the same dim of the first argument of
-    the same rank."""
+def _signature_from_kernel(handle):
+    """Operands read from the compiled kernel, for specs given as text: a
+    dynamic dim is named after the first dim its call contract ties it to,
+    so that the dims which must agree share a name (a result's dynamic dims
+    are always an argument's)."""
     count = lib.mlirNormKernelGetNumArguments(handle)
     total = count + lib.mlirNormKernelGetNumResults(handle)
-    operands = []
+    operands, symbols = [], {}
+    tied_pos, tied_dim = ctypes.c_ssize_t(), ctypes.c_ssize_t()
     for pos in range(total):
         dtype = _capi.DTYPE_NAMES[lib.mlirNormKernelGetDType(handle, pos)]
         rank = lib.mlirNormKernelGetRank(handle, pos)
-        dims = [lib.mlirNormKernelGetDimSize(handle, pos, d) for d in range(rank)]
-        if pos < count:
-            shape = [d if d >= 0 else "arg%d.%d" % (pos, i)
-                     for i, d in enumerate(dims)]
-            operands.append(Operand("arg%d" % pos, dtype, shape))
-        else:
-            source = next((o for o in operands[:count] if len(o.shape) == rank),
-                          None)
-            shape = []
-            for i, d in enumerate(dims):
-                if d >= 0:
-                    shape.append(d)
-                elif source is not None:
-                    shape.append(source.shape[i])
-                else:
-                    shape.append("result%d.%d" % (pos - count, i))
-            operands.append(Operand("result%d" % (pos - count), dtype, shape))
+        name = "arg%d" % pos if pos < count else "result%d" % (pos - count)
+        shape = []
+        for dim in range(rank):
+            size = lib.mlirNormKernelGetDimSize(handle, pos, dim)
+            if size >= 0:
+                shape.append(size)
+                continue
+            if lib.mlirNormKernelGetTiedDim(handle, pos, dim,
+                                            ctypes.byref(tied_pos),
+                                            ctypes.byref(tied_dim)):
+                symbol = symbols[(tied_pos.value, tied_dim.value)]
+            else:
+                symbol = "%s.%d" % (name, dim)
+            symbols[(pos, dim)] = symbol
+            shape.append(symbol)
+        operands.append(Operand(name, dtype, shape))
     return operands[:count], operands[count:]
+
+
+class _ErrorSink:
+    """Collects the C side's error text per calling thread: one ctypes
+    callback for the kernel's lifetime (they are costly to create per call),
+    told the thread by its user data, so that concurrent failing calls never
+    see each other's messages."""
+
+    def __init__(self):
+        messages = self._messages = {}
+        self.callback = _capi.MlirStringCallback(
+            lambda text, key: messages.setdefault(key or 0, []).append(
+                ctypes.string_at(text.data, text.length).decode()))
+
+    def key(self):
+        key = threading.get_ident()
+        self._messages.pop(key, None)
+        return key
+
+    def take(self, key):
+        return "".join(self._messages.pop(key, []))
 
 
 class Kernel(_Callable):
@@ -287,29 +291,42 @@ class Kernel(_Callable):
                 raise module.fail("@%s does not compile" % name)
         finally:
             module.close()
-        arguments, results = _signature_from_kernel(self._handle, name)
+        arguments, results = _signature_from_kernel(self._handle)
         if isinstance(spec, Spec) and name == spec.name:
             _check_same_signature(spec, arguments, results)
             arguments, results = spec.arguments, spec.results
         self._set_signature(name, arguments, results)
-        # One callback for the kernel's lifetime: ctypes callbacks are costly
-        # to create per call.
-        # (It closes over the list, not the kernel, so no reference cycle
-        # delays the kernel's release.)
-        errors = self._errors = []
-        self._on_error = _capi.MlirStringCallback(
-            lambda text, _: errors.append(
-                ctypes.string_at(text.data, text.length).decode()))
+        self._errors = _ErrorSink()
 
-    def _invoke(self, arrays, extents):
+    def _result_shapes(self, arrays):
+        """The result shapes the call contract gives for these arguments,
+        which it checks (ValueError naming the argument and dims)."""
+        shapes = [d for a in arrays for d in a.shape]
+        shape_array = (ctypes.c_int64 * max(len(shapes), 1))(*shapes)
+        ranks = [len(o.shape) for o in self.results]
+        result_array = (ctypes.c_int64 * max(sum(ranks), 1))()
+        key = self._errors.key()
+        if not lib.mlirNormKernelInferResultShapes(
+                self._handle, shape_array, result_array,
+                self._errors.callback, key):
+            raise ValueError("%s: %s" % (self.name,
+                                         self._named(self._errors.take(key))))
+        out, start = [], 0
+        for rank in ranks:
+            out.append(tuple(result_array[start:start + rank]))
+            start += rank
+        return out
+
+    def _invoke(self, arrays):
         buffers = (ctypes.c_void_p * len(arrays))(
             *[a.__array_interface__["data"][0] for a in arrays])
         shapes = [d for a in arrays for d in a.shape]
         shape_array = (ctypes.c_int64 * max(len(shapes), 1))(*shapes)
-        del self._errors[:]
+        key = self._errors.key()
         if not lib.mlirNormKernelCall(self._handle, len(arrays), buffers,
-                                      shape_array, self._on_error, None):
-            raise KernelError("%s: %s" % (self.name, "".join(self._errors)))
+                                      shape_array, self._errors.callback, key):
+            raise KernelError("%s: %s" % (self.name,
+                                          self._named(self._errors.take(key))))
 
     def __del__(self):
         handle = getattr(self, "_handle", None)
@@ -396,16 +413,66 @@ class LibraryKernel(_Callable):
         self._threads = int(threads)
         self._set_signature(spec.name, spec.arguments, spec.results)
 
-    def _invoke(self, arrays, extents):
-        # The dynamic dims in order of appearance, arguments then results.
-        dims = [extents[d] for o in self.arguments + self.results
-                for d in o.shape if isinstance(d, str)]
+        self._last_error = getattr(self._library,
+                                   "norm_%s_last_error" % _stem_of(path),
+                                   None)
+        if self._last_error is not None:
+            self._last_error.argtypes = []
+            self._last_error.restype = ctypes.c_char_p
+
+    def _extents(self, arrays):
+        """The extent of each dynamic dim symbol: its first argument's (the
+        launcher checks that the others agree). The launcher's ABI carries
+        the dynamic dims only, so the static ones are checked here."""
+        extents = {}
+        for index, (array, operand) in enumerate(zip(arrays, self.arguments)):
+            for dim, (got, want) in enumerate(zip(array.shape, operand.shape)):
+                if isinstance(want, str):
+                    extents.setdefault(want, got)
+                elif got != want:
+                    raise ValueError("norm_%s: %s has extent %d in dim %d, "
+                                     "expected %d" % (
+                                         self.name, _what(index, operand),
+                                         got, dim, want))
+        return extents
+
+    def _result_shapes(self, arrays):
+        extents = self._extents(arrays)
+        shapes = []
+        for operand in self.results:
+            shape = []
+            for d in operand.shape:
+                if isinstance(d, int):
+                    shape.append(d)
+                elif d in extents:
+                    shape.append(extents[d])
+                else:
+                    raise ValueError("result %s: dynamic dim %s is not the dim "
+                                     "of an argument" % (operand.name, d))
+            shapes.append(tuple(shape))
+        return shapes
+
+    def _invoke(self, arrays):
+        # Every dynamic dim of every operand in order of appearance,
+        # arguments then results: the launcher checks them all.
+        dims = [d for a, o in zip(arrays, self.arguments + self.results)
+                for d, s in zip(a.shape, o.shape) if isinstance(s, str)]
         buffers = (ctypes.c_void_p * len(arrays))(
             *[a.__array_interface__["data"][0] for a in arrays])
         dim_array = (ctypes.c_int64 * max(len(dims), 1))(*dims)
         status = self._entry(buffers, dim_array, self._threads)
+        if status == 1 and self._last_error is not None:
+            raise ValueError(self._named(self._last_error().decode()))
         if status != 0:
             raise KernelError("norm_%s returned %d" % (self.name, status))
+
+
+def _stem_of(path):
+    """The library's stem as a C identifier: libNAME.so -> NAME."""
+    stem = os.path.basename(path)
+    stem = stem[3:] if stem.startswith("lib") else stem
+    stem = stem.split(".")[0]
+    return re.sub(r"[^A-Za-z0-9]", "_", stem)
 
 
 def load_library(path, spec, threads=0):

@@ -27,8 +27,24 @@ def test_aot_files_and_library(tmp_path):
     stats = Statistics(x, "standard", [1, 2, 3], 1e-5, groups=8, group_dim=1)
     check_output(y, stats, "f32", "f32", affine(y, g, [1], 4), affine(y, b, [1], 4))
     # The library checks its arguments like a JIT kernel.
-    with pytest.raises(ValueError, match="expected shape"):
+    with pytest.raises(ValueError, match=r"norm_group_norm: argument 0 \(x\) has "
+                       r"extent 16 in dim 1, expected 32"):
         nm.load_library(out.shared_library, spec)(x[:, :16], g, b)
+
+
+def test_aot_launcher_checks_dynamic_dims(tmp_path):
+    # The dims the launcher takes must fit the call contract: the scale's
+    # extent is the input's dim 1, whatever dims[] says.
+    spec = nm.batch_norm((None, None, 4), "f32")
+    out = nm.aot(spec, str(tmp_path))
+    f = nm.load_library(out.shared_library, spec)
+    ones = lambda *s: np.ones(s, np.float32)
+    assert f(ones(2, 8, 4), ones(8), ones(8), ones(8), ones(8)).shape == (2, 8, 4)
+    with pytest.raises(ValueError, match=r"norm_batch_norm: argument 1 \(scale\) "
+                       r"has extent 7 in dim 0, expected 8 \(dim 1 of argument 0 "
+                       r"\(x\)\)"):
+        f(ones(2, 8, 4), ones(7), ones(8), ones(8), ones(8))
+
 
 
 def test_aot_without_libraries_and_for_cuda(tmp_path):

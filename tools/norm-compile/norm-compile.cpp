@@ -33,38 +33,45 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<spec.mlir>"),
-                                      cl::Required);
+// --help lists these; LLVM's own options stay behind --help-hidden.
+static cl::OptionCategory compileCategory("norm-compile options");
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::cat(compileCategory),
+                                      cl::desc("<spec.mlir>"), cl::Required);
 static cl::opt<std::string>
-    outputBase("o", cl::desc("Output path without extension"), cl::Required);
+    outputBase("o", cl::cat(compileCategory),
+               cl::desc("Output path without extension"), cl::Required);
 static cl::opt<std::string>
-    target("target",
+    target("target", cl::cat(compileCategory),
            cl::desc("What to compile for: cpu (this host's vector width) or "
                     "cuda"),
            cl::init("cuda"));
 static cl::opt<bool>
-    openmp("openmp", cl::desc("--target=cpu: parallel loops on OpenMP threads "
-                              "(link libomp); serial otherwise"));
+    openmp("openmp", cl::cat(compileCategory),
+           cl::desc("--target=cpu: parallel loops on OpenMP threads "
+                    "(link libomp); serial otherwise"));
 static cl::opt<bool> cpuDispatch(
-    "cpu-dispatch",
+    "cpu-dispatch", cl::cat(compileCategory),
     cl::desc("--target=cpu: compile for every x86-64 level (SSE2, AVX2, "
              "AVX-512) and pick the CPU's best when the library is loaded "
              "(NORM_CPU_LEVEL may name a lower one); else this host's level"));
 static cl::opt<std::string>
-    gpuFormat("gpu-format",
+    gpuFormat("gpu-format", cl::cat(compileCategory),
               cl::desc("Embedded kernels: isa (PTX, JIT-compiled by the "
                        "driver at load), bin (cubin) or fatbin"),
               cl::init("isa"));
-static cl::opt<std::string> chip("chip", cl::desc("GPU architecture"),
+static cl::opt<std::string> chip("chip", cl::cat(compileCategory),
+                                 cl::desc("GPU architecture"),
                                  cl::init("sm_90"));
 static cl::opt<bool> libraries(
-    "libraries",
+    "libraries", cl::cat(compileCategory),
     cl::desc("Also compile the launchers with the C compiler (clang or cc "
              "on PATH) and write libOUT.a and libOUT.so"),
     cl::init(true));
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(compileCategory);
   cl::ParseCommandLineOptions(argc, argv, "norm-mlir ahead-of-time compiler\n");
 
   if (target != "cuda" && target != "cpu") {

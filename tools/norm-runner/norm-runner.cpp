@@ -37,61 +37,68 @@ using namespace mlir;
 using namespace mlir::norm;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> specFile(cl::Positional, cl::desc("<spec.mlir>"),
-                                     cl::Required);
-static cl::opt<std::string> entryName("entry",
+// --help lists these; LLVM's own options stay behind --help-hidden.
+static cl::OptionCategory runnerCategory("norm-runner options");
+
+static cl::opt<std::string> specFile(cl::Positional, cl::cat(runnerCategory),
+                                     cl::desc("<spec.mlir>"), cl::Required);
+static cl::opt<std::string> entryName("entry", cl::cat(runnerCategory),
                                       cl::desc("The function to run (default: "
                                                "the first one)"),
                                       cl::init(""));
 static cl::list<std::string>
-    inputFiles("input", cl::desc("An argument, as .npy, in "
-                                 "order (bf16 as uint16 bits)"));
-static cl::list<std::string> outputFiles("output",
+    inputFiles("input", cl::cat(runnerCategory),
+               cl::desc("An argument, as .npy, in "
+                        "order (bf16 as uint16 bits)"));
+static cl::list<std::string> outputFiles("output", cl::cat(runnerCategory),
                                          cl::desc("Where to write a result "
                                                   "(.npy), in order"));
-static cl::opt<bool> check("check",
+static cl::opt<bool> check("check", cl::cat(runnerCategory),
                            cl::desc("Check against the fp64 reference on "
                                     "random and adversarial inputs"));
 static cl::opt<bool>
-    bench("bench", cl::desc("Time the kernel against a same-process copy of "
-                            "the same byte count with the same threads"));
+    bench("bench", cl::cat(runnerCategory),
+          cl::desc("Time the kernel against a same-process copy of "
+                   "the same byte count with the same threads"));
 static cl::opt<double>
-    benchSeconds("bench-seconds",
+    benchSeconds("bench-seconds", cl::cat(runnerCategory),
                  cl::desc("Minimum measured time per shape for --bench"),
                  cl::init(0.2));
-static cl::opt<uint64_t> seed("seed", cl::desc("Seed of the --check inputs"),
+static cl::opt<uint64_t> seed("seed", cl::cat(runnerCategory),
+                              cl::desc("Seed of the --check inputs"),
                               cl::init(20261129));
 static cl::list<std::string>
-    shapes("shape", cl::desc("A shape of the input for --check, as AxBxC "
-                             "(default: a sweep over the dynamic dims)"));
-static cl::opt<std::string> jsonFile("json",
+    shapes("shape", cl::cat(runnerCategory),
+           cl::desc("A shape of the input for --check, as AxBxC "
+                    "(default: a sweep over the dynamic dims)"));
+static cl::opt<std::string> jsonFile("json", cl::cat(runnerCategory),
                                      cl::desc("Write the --check report as "
                                               "JSON to this file"),
                                      cl::init(""));
 static cl::opt<std::string>
-    target("target",
+    target("target", cl::cat(runnerCategory),
            cl::desc("cpu (JIT) or cuda (JIT host code, PTX kernels, on the "
                     "first GPU through norm_cuda_runtime)"),
            cl::init("cpu"));
 static cl::opt<double> gpuBenchMs(
-    "gpu-bench-ms",
+    "gpu-bench-ms", cl::cat(runnerCategory),
     cl::desc("With --target=cuda --bench: milliseconds per timed batch"),
     cl::init(20));
-static cl::opt<bool> openmp("openmp",
+static cl::opt<bool> openmp("openmp", cl::cat(runnerCategory),
                             cl::desc("Compile with OpenMP parallel loops"));
 static cl::opt<bool>
-    vectorKernels("vector-kernels",
+    vectorKernels("vector-kernels", cl::cat(runnerCategory),
                   cl::desc("Lower the ops that have one to CPU vector kernels; "
                            "--vector-kernels=0 forces the linalg path"),
                   cl::init(true));
 static cl::opt<std::string> dumpObject(
-    "dump-object",
+    "dump-object", cl::cat(runnerCategory),
     cl::desc("Write the JIT-compiled kernel as an object file to this path "
              "(link it into a C driver calling _mlir_ciface_<entry> to "
              "profile it with symbols)"),
     cl::init(""));
 static cl::opt<std::string>
-    plantBug("test-plant-bug", cl::Hidden,
+    plantBug("test-plant-bug", cl::Hidden, cl::cat(runnerCategory),
              cl::desc("Testing only: plant a numerics bug "
                       "(one-pass-variance, narrow-accumulation)"),
              cl::init(""));
@@ -116,6 +123,7 @@ static std::optional<std::vector<int64_t>> parseShape(llvm::StringRef text) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  cl::HideUnrelatedOptions(runnerCategory);
   cl::ParseCommandLineOptions(argc, argv, "norm-mlir kernel runner\n");
 
   DialectRegistry registry;
@@ -185,6 +193,7 @@ int main(int argc, char **argv) {
     Kernel *jit = kernel->get();
     cudaKernel = std::make_unique<CudaKernel>(
         entry.getSymName().str(), jit->arguments(), jit->results(),
+        jit->callContract(),
         [jit](const std::vector<void *> &buffers,
               const std::vector<std::vector<int64_t>> &shapes,
               void *stream) -> llvm::Error {

@@ -35,11 +35,11 @@ using DeviceLaunch = std::function<llvm::Error(
 class CudaKernel : public KernelInterface {
 public:
   CudaKernel(std::string name, std::vector<TensorSignature> arguments,
-             std::vector<TensorSignature> results, DeviceLaunch launcher,
-             double compileSeconds = 0)
+             std::vector<TensorSignature> results, CallContract contract,
+             DeviceLaunch launcher, double compileSeconds = 0)
       : name(std::move(name)), args(std::move(arguments)),
-        outs(std::move(results)), launcher(std::move(launcher)),
-        compileTime(compileSeconds) {}
+        outs(std::move(results)), contract(std::move(contract)),
+        launcher(std::move(launcher)), compileTime(compileSeconds) {}
   /// A kernel compiled by norm-compile, through its C launcher.
   static CudaKernel fromLauncher(const KernelDescription &description,
                                  CudaLauncher launcher);
@@ -49,6 +49,7 @@ public:
   }
   const std::vector<TensorSignature> &results() const override { return outs; }
   double compileSeconds() const override { return compileTime; }
+  const CallContract &callContract() const override { return contract; }
   /// Copies the arguments to fresh device buffers, launches, synchronizes
   /// and copies the results back.
   llvm::Error call(const std::vector<const HostArray *> &args,
@@ -63,6 +64,7 @@ public:
 private:
   std::string name;
   std::vector<TensorSignature> args, outs;
+  CallContract contract;
   DeviceLaunch launcher;
   double compileTime;
 };

@@ -46,7 +46,12 @@ enum class OperandRole {
 struct EntryAnalysis {
   bool isCosine = false;
   NormSpec spec; ///< the normalization (each side for cosine)
+  /// The role of each argument (the first, when it has several).
   std::vector<OperandRole> argRoles;
+  /// The further roles of arguments that feed several operands (one
+  /// argument as both scale and bias, or both cosine sides): role and
+  /// argument.
+  std::vector<std::pair<OperandRole, unsigned>> sharedRoles;
   /// For each function result, the index of the op result it returns.
   std::vector<unsigned> resultIndex;
   /// The dtypes of every op result, in op order.
@@ -62,6 +67,7 @@ struct KernelDescription {
   std::string name;
   EntryAnalysis analysis;
   std::vector<TensorSignature> arguments, results;
+  CallContract contract;
 };
 llvm::json::Value toJSON(const KernelDescription &description);
 llvm::Expected<KernelDescription>
@@ -71,6 +77,14 @@ parseKernelDescription(const llvm::json::Value &value);
 std::vector<std::vector<int64_t>>
 inferResultShapes(const EntryAnalysis &analysis,
                   const std::vector<std::vector<int64_t>> &argShapes);
+
+/// Why --check or --bench cannot run on an input (x) of `shape`: it does
+/// not fit the input's type (rank, static extents, whole groups), or a
+/// call's arrays would overflow 64-bit sizes or need more memory than the
+/// machine has. Such a shape is a usage error.
+llvm::Error checkInputShape(const KernelInterface &kernel,
+                            const EntryAnalysis &analysis,
+                            const std::vector<int64_t> &shape);
 
 struct CheckOptions {
   uint64_t seed = 1;

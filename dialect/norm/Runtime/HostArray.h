@@ -64,6 +64,10 @@ struct HostArray {
   HostArray() = default;
   /// A zero-filled array.
   HostArray(DType dtype, std::vector<int64_t> shape);
+  /// A zero-filled array, or an error (never an abort) when the extents are
+  /// negative, the byte size overflows or the memory cannot be had.
+  static llvm::Expected<HostArray> allocate(DType dtype,
+                                            std::vector<int64_t> shape);
 
   int64_t numElements() const;
   /// Reads element `i` (linear index) as a double (exact).
@@ -76,12 +80,22 @@ struct HostArray {
   std::vector<int64_t> strides() const;
 };
 
+/// The machine's memory in bytes (0 when unknown).
+uint64_t physicalMemory();
+/// A byte count as "1.5 GiB".
+std::string formatBytes(double bytes);
+
 /// Reads a .npy file (format 1.0/2.0/3.0, C order, little-endian) holding
 /// f16, f32, f64 or uint16 (= bf16 bits, only when `bf16FromU2`). Errors name
 /// the file and what is wrong (bad magic, Fortran order, unsupported dtype,
 /// truncated data, ...).
 llvm::Expected<HostArray> readNpy(const std::string &path,
                                   bool bf16FromU2 = true);
+/// Parses the bytes of a .npy file, with errors naming `path`, as readNpy
+/// does after reading a regular file.
+llvm::Expected<HostArray> parseNpy(llvm::StringRef file,
+                                   const std::string &path,
+                                   bool bf16FromU2 = true);
 /// Writes `array` as a version 1.0 .npy file.
 llvm::Error writeNpy(const std::string &path, const HostArray &array);
 

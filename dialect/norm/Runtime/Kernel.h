@@ -62,14 +62,15 @@ public:
   const std::vector<TensorSignature> &results() const override { return outs; }
   /// Wall time of the whole compile (pipeline + LLVM codegen), seconds.
   double compileSeconds() const override { return compileTime; }
+  const CallContract &callContract() const override { return contract; }
 
   llvm::Error call(const std::vector<const HostArray *> &args,
                    const std::vector<HostArray *> &results) override;
   /// Calls the kernel on raw buffers: the arguments' then the results',
-  /// row-major and contiguous with these shapes (checked against the
-  /// signature; the dtypes are the caller's business). Host memory for a cpu
-  /// kernel; device buffers for a cuda kernel, whose launches go to the
-  /// runtime's caller stream, if set.
+  /// row-major and contiguous with these shapes (checked, with the pointers,
+  /// against the call contract; the dtypes are the caller's business). Host
+  /// memory for a cpu kernel; device buffers for a cuda kernel, whose launches
+  /// go to the runtime's caller stream, if set.
   llvm::Error callOnBuffers(const std::vector<void *> &buffers,
                             const std::vector<std::vector<int64_t>> &shapes);
 
@@ -79,6 +80,7 @@ private:
   std::string symbol;
   bool onDevice = false;
   std::vector<TensorSignature> args, outs;
+  CallContract contract;
   double compileTime = 0;
 };
 

@@ -12,6 +12,7 @@
 #ifndef NORM_RUNTIME_KERNELINTERFACE_H
 #define NORM_RUNTIME_KERNELINTERFACE_H
 
+#include "norm/Runtime/CallContract.h"
 #include "norm/Runtime/HostArray.h"
 
 #include "llvm/Support/Error.h"
@@ -42,13 +43,21 @@ public:
   /// Wall time of the whole compile, seconds (0 when compiled ahead of
   /// time).
   virtual double compileSeconds() const = 0;
+  /// The extents a call must have (arguments, then results).
+  virtual const CallContract &callContract() const = 0;
 
-  /// Runs the kernel. `args` and `results` match the signature in number and
-  /// dtype, their shapes match its static dims; `results` are preallocated
-  /// with their shapes.
+  /// Runs the kernel on `args` and preallocated `results`, after checking
+  /// their number and dtypes against the signature and their shapes against
+  /// the call contract; nothing runs when a check fails.
   virtual llvm::Error call(const std::vector<const HostArray *> &args,
                            const std::vector<HostArray *> &results) = 0;
 };
+
+/// The checks of KernelInterface::call, shared by its implementations: the
+/// number of arrays, their dtypes, and their shapes against the contract.
+llvm::Error checkHostCall(const KernelInterface &kernel,
+                          const std::vector<const HostArray *> &args,
+                          const std::vector<HostArray *> &results);
 
 } // namespace norm
 } // namespace mlir

@@ -43,7 +43,12 @@
 
 // SHARED: libk.so => {{.*}}serial/libk.so
 
-// DRIVER: layer_norm: max |y - ref| = {{[0-9.e-]+}}
+// DRIVER: negative: 1 norm_layer_norm: argument #0 has the negative extent -5 in dim 0
+// DRIVER-NEXT: contradicting: 1 norm_layer_norm: result #0 has extent 4 in dim 0, expected 5 (dim 0 of argument #0)
+// DRIVER-NEXT: huge: 1 norm_layer_norm: argument #0 is too large: its byte size overflows a 64-bit size
+// DRIVER-NEXT: no dims: 1 norm_layer_norm: args or dims is NULL
+// DRIVER-NEXT: untouched: 42
+// DRIVER-NEXT: layer_norm: max |y - ref| = {{[0-9.e-]+}}
 // DRIVER-NEXT: group_norm: max |y - ref| = {{[0-9.e-]+}}
 
 func.func @layer_norm(%x: tensor<?x768xf32>, %g: tensor<768xf32>, %b: tensor<768xf32>) -> tensor<?x768xf32> {

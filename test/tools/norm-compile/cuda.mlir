@@ -32,14 +32,24 @@
 
 // LAUNCH: #include "k.h"
 // LAUNCH: void _mlir_ciface_layer_norm(norm_memref_2 *, norm_memref_1 *, norm_memref_1 *, norm_memref_2 *);
+// The call contract: the result's dim 0 is the input's.
+// LAUNCH: static const norm_call_dim norm_contract_layer_norm_dims[] = {
+// LAUNCH-NEXT: {-1, -1, 1}, {768, -1, 1}, {768, -1, 1}, {768, -1, 1},
+// LAUNCH-NEXT: {-1, 0, 1}, {768, -1, 1}};
 // LAUNCH: int norm_layer_norm(void *const *args, const int64_t *dims, void *stream) {
-// LAUNCH-NEXT: norm_memref_2 m0 = {args[0], args[0], 0, {dims[0], 768}, {0}};
+// LAUNCH-NEXT: if (!args || !dims) {
+// LAUNCH: const int64_t extents[6] = {dims[0], 768, 768, 768, dims[1], 768};
+// LAUNCH-NEXT: void *const pointers[4] = {args[0], args[1], args[2], args[3]};
+// LAUNCH: if (norm_call_check(&norm_contract_layer_norm, extents, pointers, reason, sizeof(reason)) !=
+// LAUNCH: return NORM_CALL_INVALID;
+// LAUNCH-NEXT: }
+// LAUNCH-NEXT: norm_memref_2 m0 = {args[0], args[0], 0, {extents[0], extents[1]}, {0}};
 // LAUNCH-NEXT: m0.strides[1] = 1;
 // LAUNCH-NEXT: m0.strides[0] = m0.strides[1] * m0.sizes[1];
 // LAUNCH: normCudaSetStream(stream);
 // LAUNCH-NEXT: _mlir_ciface_layer_norm(&m0, &m1, &m2, &m3);
 // LAUNCH-NEXT: normCudaSetStream(previous);
-// LAUNCH-NEXT: return normCudaGetError() != NULL;
+// LAUNCH-NEXT: return normCudaGetError() != NULL ? 2 : 0;
 
 // JSON: "launcher": "norm_layer_norm"
 // JSON: "name": "layer_norm"
@@ -58,7 +68,10 @@
 // SYMS-DAG: U mgpuLaunchKernel
 // SYMS-DAG: U mgpuModuleLoad
 
-// DRIVER: {{no GPU: launcher returned 1: .*libcuda.so.1|layer_norm: OK}}
+// DRIVER: contradicting dims: launcher returned 1: norm_layer_norm: result #0 has extent 5 in dim 0, expected 4 (dim 0 of argument #0)
+// DRIVER-NEXT: negative dims: launcher returned 1: norm_layer_norm: argument #0 has the negative extent -5 in dim 0
+// DRIVER-NEXT: NULL scale: launcher returned 1: norm_layer_norm: argument #1 is a NULL pointer
+// DRIVER-NEXT: {{no GPU: launcher returned 2: .*libcuda.so.1|layer_norm: OK}}
 
 // TARGET: norm-compile: --target=rocm is not supported (supported: cpu, cuda)
 // OPENMP: norm-compile: --openmp is a --target=cpu option

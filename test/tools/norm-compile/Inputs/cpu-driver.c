@@ -1,7 +1,9 @@
 /* Links norm-compile --target=cpu's object and entry points (and libomp for
    the OpenMP build) and checks a LayerNorm over rows of 768 and a GroupNorm
    (32 groups, NCHW) against a double-precision reference written here from
-   the formulas: every element within 1e-5 relative to the output's scale. */
+   the formulas: every element within 1e-5 relative to the output's scale.
+   First, calls that break the functions' shapes must be refused with 1 and
+   a reason, y left as it was. */
 #include "k.h"
 
 #include <math.h>
@@ -22,6 +24,17 @@ int main(void) {
     b[j] = (float)(j % 5) / 5.0f - 0.4f;
   }
   void *args[4] = {x, g, b, y};
+  int64_t negative[2] = {-5, ROWS}, contradicting[2] = {ROWS, ROWS - 1},
+          huge[2] = {INT64_MAX / 2, INT64_MAX / 2};
+  y[0] = 42.0f;
+  printf("negative: %d %s\n", norm_layer_norm(args, negative, 1),
+         norm_k_last_error());
+  printf("contradicting: %d %s\n", norm_layer_norm(args, contradicting, 1),
+         norm_k_last_error());
+  printf("huge: %d %s\n", norm_layer_norm(args, huge, 1), norm_k_last_error());
+  printf("no dims: %d %s\n", norm_layer_norm(args, NULL, 1),
+         norm_k_last_error());
+  printf("untouched: %g\n", y[0]);
   int64_t dims[2] = {ROWS, ROWS};
   if (norm_layer_norm(args, dims, 2)) {
     printf("layer_norm failed\n");
@@ -71,7 +84,8 @@ int main(void) {
       for (int i = 0; i < perGroup; ++i) {
         int c = grp * (C / GROUPS) + i / HW;
         double ref = (s[i] - mean) / sqrt(var + 1e-5) * gg[c] + gb[c];
-        worst = fmax(worst, fabs(gy[(n * C + grp * (C / GROUPS)) * HW + i] - ref));
+        worst =
+            fmax(worst, fabs(gy[(n * C + grp * (C / GROUPS)) * HW + i] - ref));
       }
     }
   printf("group_norm: max |y - ref| = %.3g\n", worst);

@@ -1,7 +1,8 @@
 /* Links norm-compile's object and launcher with the static CUDA runtime
    only, and runs the LayerNorm launcher: with a GPU, on 4 rows of 768 and
    checks each output row has mean 0 and variance 1 (γ = 1, β = 0); without
-   one, checks that the launcher fails with the runtime's error. */
+   one, checks that the launcher fails with the runtime's error. Calls that
+   break the function's shapes are refused first, with or without a GPU. */
 #include "k.h"
 #include "norm/Runtime/CudaRuntime.h"
 
@@ -11,13 +12,26 @@
 enum { ROWS = 4, COLS = 768 };
 
 int main(void) {
+  {
+    static float host[ROWS * COLS];
+    void *args[4] = {host, host, host, host};
+    int64_t contradicting[2] = {ROWS, ROWS + 1}, negative[2] = {-5, -5};
+    printf("contradicting dims: launcher returned %d: %s\n",
+           norm_layer_norm(args, contradicting, NULL), norm_k_last_error());
+    printf("negative dims: launcher returned %d: %s\n",
+           norm_layer_norm(args, negative, NULL), norm_k_last_error());
+    void *null[4] = {host, NULL, host, host};
+    int64_t dims[2] = {ROWS, ROWS};
+    printf("NULL scale: launcher returned %d: %s\n",
+           norm_layer_norm(null, dims, NULL), norm_k_last_error());
+  }
   if (!normCudaAvailable()) {
     static float host[ROWS * COLS];
     void *args[4] = {host, host, host, host};
     int64_t dims[2] = {ROWS, ROWS};
     int status = norm_layer_norm(args, dims, NULL);
     printf("no GPU: launcher returned %d: %s\n", status, normCudaGetError());
-    return status == 0;
+    return status != 2;
   }
   static float x[ROWS * COLS], y[ROWS * COLS], g[COLS], b[COLS];
   for (int i = 0; i < ROWS * COLS; ++i)
@@ -37,7 +51,8 @@ int main(void) {
   void *stream = normCudaStreamCreate();
   void *args[4] = {dx, dg, db, dy};
   int64_t dims[2] = {ROWS, ROWS};
-  if (norm_layer_norm(args, dims, stream) || normCudaStreamSynchronize(stream) ||
+  if (norm_layer_norm(args, dims, stream) ||
+      normCudaStreamSynchronize(stream) ||
       normCudaMemcpyDtoH(y, dy, sizeof y)) {
     printf("layer_norm failed: %s\n", normCudaGetError());
     return 1;
