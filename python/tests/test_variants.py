@@ -11,10 +11,6 @@ from reference import (EPSILON, Statistics, affine, check_close, check_output,
 DTYPES = ["f32", "f16", "bf16", "f64"]
 
 
-@pytest.fixture
-def rng():
-    return np.random.default_rng(20261130)
-
 
 def params(rng, n, dtype, center=1.0):
     return (rng.standard_normal(n) * 0.5 + center).astype(nm.numpy_dtype(dtype))

@@ -221,6 +221,34 @@ static int testKernel(void) {
   printf("wrong count: %d\n",
          mlirLogicalResultIsSuccess(
              mlirNormKernelCall(kernel, 3, buffers, shapes, printLine, NULL)));
+  /* The call contract: a result with one row more than the input, a
+     negative extent and a NULL buffer are refused before anything runs. */
+  y[0][0] = 42.0f;
+  int64_t longer[] = {kRows, kCols, kCols, kCols, kRows + 1, kCols};
+  printf("longer result: %d\n",
+         mlirLogicalResultIsSuccess(
+             mlirNormKernelCall(kernel, 4, buffers, longer, printLine, NULL)));
+  int64_t negative[] = {-5, kCols, kCols, kCols, -5, kCols};
+  printf("negative extent: %d\n",
+         mlirLogicalResultIsSuccess(mlirNormKernelCall(
+             kernel, 4, buffers, negative, printLine, NULL)));
+  void *null[] = {x, NULL, beta_, y};
+  printf("NULL scale: %d\n", mlirLogicalResultIsSuccess(mlirNormKernelCall(
+                                 kernel, 4, null, shapes, printLine, NULL)));
+  printf("untouched: %g\n", y[0][0]);
+  /* The result shapes a call implies, and the ties behind them. */
+  int64_t argShapes[] = {7, kCols, kCols, kCols}, resultShapes[2] = {0, 0};
+  printf("result shapes: %d %ld x %ld\n",
+         mlirLogicalResultIsSuccess(mlirNormKernelInferResultShapes(
+             kernel, argShapes, resultShapes, printLine, NULL)),
+         (long)resultShapes[0], (long)resultShapes[1]);
+  intptr_t tiedPos = -1, tiedDim = -1;
+  bool tied = mlirNormKernelGetTiedDim(kernel, 3, 0, &tiedPos, &tiedDim);
+  printf("result dim 0 tied: %d to operand %ld dim %ld\n", tied, (long)tiedPos,
+         (long)tiedDim);
+  printf("out of range: rank %ld, dim %ld\n",
+         (long)mlirNormKernelGetRank(kernel, 9),
+         (long)mlirNormKernelGetDimSize(kernel, 0, 5));
   mlirNormKernelDestroy(kernel);
 
   /* An entry that does not exist, and a spec that does not verify. */

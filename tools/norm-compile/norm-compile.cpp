@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../HelpOptions.h"
 #include "norm/Compiler/Compiler.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -71,7 +72,7 @@ static cl::opt<bool> libraries(
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(compileCategory);
+  norm_tools::hideLibraryOptions(&compileCategory);
   cl::ParseCommandLineOptions(argc, argv, "norm-mlir ahead-of-time compiler\n");
 
   if (target != "cuda" && target != "cpu") {

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../HelpOptions.h"
 #include "norm/Conversion/Passes.h"
 #include "norm/IR/NormDialect.h"
 #include "norm/Pipelines/Pipelines.h"
@@ -18,27 +19,11 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
-#include "llvm/Support/CommandLine.h"
-
-/// Hides the options registered before the driver's own: LLVM's code
-/// generation and analysis options, which --help would list by the
-/// hundred. --help keeps the driver's options and passes; --help-hidden
-/// shows everything.
-static void hideLibraryOptions() {
-  namespace cl = llvm::cl;
-  for (auto &entry : cl::getRegisteredOptions()) {
-    cl::Option *option = entry.second;
-    bool generic = llvm::any_of(option->Categories, [](cl::OptionCategory *c) {
-      return c->getName() == "Generic Options" ||
-             c->getName() == "Color Options";
-    });
-    if (!generic && option->getOptionHiddenFlag() == cl::NotHidden)
-      option->setHiddenFlag(cl::Hidden);
-  }
-}
 
 int main(int argc, char **argv) {
-  hideLibraryOptions();
+  // Before the driver registers its options: those registered by now are
+  // LLVM's (and MLIR's static ones).
+  norm_tools::hideLibraryOptions(nullptr);
   mlir::registerAllPasses();
   mlir::norm::registerNormConversionPasses();
   mlir::norm::registerNormTransformsPasses();

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../HelpOptions.h"
 #include "norm/Conversion/Passes.h"
 #include "norm/IR/NormDialect.h"
 #include "norm/Runtime/CudaKernel.h"
@@ -123,7 +124,7 @@ static std::optional<std::vector<int64_t>> parseShape(llvm::StringRef text) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
-  cl::HideUnrelatedOptions(runnerCategory);
+  norm_tools::hideLibraryOptions(&runnerCategory);
   cl::ParseCommandLineOptions(argc, argv, "norm-mlir kernel runner\n");
 
   DialectRegistry registry;
