@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Configures (once) and builds norm-mlir in ${BUILD_DIR:-build}.
+# Configures (once) and builds norm-mlir in ${BUILD_DIR:-build};
+# NORM_CMAKE_ARGS adds configure options (the sanitizer build's).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
@@ -12,6 +13,7 @@ if [ ! -f "$build/build.ninja" ]; then
     -DCMAKE_CXX_COMPILER="$LLVM/bin/clang++" \
     -DMLIR_DIR="$LLVM/lib/cmake/mlir" \
     -DLLVM_EXTERNAL_LIT="$LLVM/bin/lit" \
-    -DPython3_EXECUTABLE="$(command -v "${PYTHON:-python3}")"
+    -DPython3_EXECUTABLE="$(command -v "${PYTHON:-python3}")" \
+    ${NORM_CMAKE_ARGS:-}
 fi
 ninja -C "$build" "$@"

@@ -3,9 +3,11 @@
 # everything is already there. Safe to run again.
 set -euo pipefail
 
+# libclang-rt-22-dev: the sanitizer and libFuzzer runtimes of the
+# sanitizer build (scripts/test.sh --sanitize).
 APT_PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
-  libomp-22-dev cmake ninja-build
+  libomp-22-dev libclang-rt-22-dev cmake ninja-build
 )
 # ml_dtypes: numpy's bf16 for the Python package; setuptools and wheel: its
 # `pip install ./python` (tested without build isolation, so offline).

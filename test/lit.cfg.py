@@ -13,11 +13,24 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.norm_obj_root, "test")
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "lib"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "lib", "Inputs"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.shlib_ext))
-config.substitutions.append(("%python", config.python_executable))
+# The sanitizer build (scripts/test.sh --sanitize): reports stop the test;
+# leaks are not checked (LLVM's and MLIR's globals live to the end), nor
+# container overflows (libMLIR.so's containers are not instrumented). Python
+# loads the instrumented C API library with the ASan runtime preloaded.
+python = config.python_executable
+if getattr(config, "norm_sanitize", False):
+    config.environment["ASAN_OPTIONS"] = (
+        "detect_leaks=0:detect_container_overflow=0:abort_on_error=1:"
+        "strict_string_checks=1:detect_stack_use_after_return=1"
+    )
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    config.available_features.add("sanitize")
+    python = "env LD_PRELOAD=%s %s" % (config.asan_runtime, python)
+config.substitutions.append(("%python", python))
 config.substitutions.append(("%norm_obj_root", config.norm_obj_root))
 config.substitutions.append(("%llvm_lib_dir", config.llvm_lib_dir))
 config.substitutions.append(
@@ -63,4 +76,15 @@ try:
     if probe.returncode == 0:
         config.available_features.add("cuda-driver")
 except (OSError, subprocess.SubprocessError):
+    pass
+
+# large-memory: enough free memory for the tests on inputs of more than
+# 2^31 elements (Integration/CPU/large-sizes.test needs about 17.2 GB).
+try:
+    with open("/proc/meminfo") as meminfo:
+        fields = dict(line.split(":", 1) for line in meminfo)
+    available_kib = int(fields["MemAvailable"].split()[0])
+    if available_kib >= 18 * 1024 * 1024:
+        config.available_features.add("large-memory")
+except (OSError, KeyError, ValueError):
     pass

@@ -271,3 +271,30 @@ func.func @split_batch_norm(%x: tensor<32x64x56x56xf32>, %g: tensor<64xf32>, %b:
       -> tensor<32x64x56x56xf32>, tensor<64xf32>, tensor<64xf32>
   return %y#0, %y#1, %y#2 : tensor<32x64x56x56xf32>, tensor<64xf32>, tensor<64xf32>
 }
+
+// -----
+
+// 65536 rows of 65536 (2^32 elements): the block's row offset is computed in
+// 64 bits (block id, widened, times 2^18 bytes), and no 32-bit multiply
+// computes an address.
+// CHECK-LABEL: llvm.func @more_than_2_31_elements(
+// CHECK: .visible .entry more_than_2_31_elements_kernel(
+// CHECK-NOT: mul.lo.s32
+// CHECK-NOT: mad.lo.s32
+// CHECK: mov.u32 [[BLOCK:%r[0-9]+]], %ctaid.x;
+// CHECK-NOT: mul.lo.s32
+// CHECK: cvt.u64.u32 [[WIDE:%rd[0-9]+]], [[BLOCK]];
+// CHECK-NOT: mul.lo.s32
+// CHECK: shl.b64 %rd{{[0-9]+}}, [[WIDE]], 18;
+// CHECK-NOT: mul.lo.s32
+// CHECK-NOT: mad.lo.s32
+// CHECK: ld.global.v4.b32
+// CHECK-NOT: mul.lo.s32
+// CHECK-NOT: mad.lo.s32
+// CHECK: st.global.v4.b32
+func.func @more_than_2_31_elements(%x: tensor<65536x65536xf32>) -> tensor<65536x65536xf32> {
+  %e = tensor.empty() : tensor<65536x65536xf32>
+  %y = norm.normalize rms axes = [1] epsilon = 1.0e-05
+      ins(%x : tensor<65536x65536xf32>) outs(%e : tensor<65536x65536xf32>) -> tensor<65536x65536xf32>
+  return %y : tensor<65536x65536xf32>
+}
