@@ -51,6 +51,7 @@
 // DRIVER-NEXT: contradicting: 1 norm_layer_norm: result #0 has extent 4 in dim 0, expected 5 (dim 0 of argument #0)
 // DRIVER-NEXT: huge: 1 norm_layer_norm: argument #0 is too large: its byte size overflows a 64-bit size
 // DRIVER-NEXT: no dims: 1 norm_layer_norm: args or dims is NULL
+// DRIVER-NEXT: ungrouped: 1 norm_group_norm_dynamic: argument #0 has extent 30 in dim 1, which does not split into 16 groups
 // DRIVER-NEXT: untouched: 42
 // DRIVER-NEXT: layer_norm: max |y - ref| = {{[0-9.e-]+}}
 // DRIVER-NEXT: group_norm: max |y - ref| = {{[0-9.e-]+}}
@@ -71,4 +72,16 @@ func.func @group_norm(%x: tensor<2x64x8x8xf32>, %g: tensor<64xf32>, %b: tensor<6
       ins(%x : tensor<2x64x8x8xf32>) scale(%g : tensor<64xf32>) bias(%b : tensor<64xf32>) affine_dims = [1]
       outs(%init : tensor<2x64x8x8xf32>) -> tensor<2x64x8x8xf32>
   return %y : tensor<2x64x8x8xf32>
+}
+
+// Dynamic channels must split into the groups: the launcher refuses 30.
+func.func @group_norm_dynamic(%x: tensor<?x?x4xf32>) -> tensor<?x?x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %x, %c0 : tensor<?x?x4xf32>
+  %c = tensor.dim %x, %c1 : tensor<?x?x4xf32>
+  %init = tensor.empty(%n, %c) : tensor<?x?x4xf32>
+  %y = norm.normalize standard axes = [1, 2] epsilon = 1.0e-05 groups = 16 on 1
+      ins(%x : tensor<?x?x4xf32>) outs(%init : tensor<?x?x4xf32>) -> tensor<?x?x4xf32>
+  return %y : tensor<?x?x4xf32>
 }

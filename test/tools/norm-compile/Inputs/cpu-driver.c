@@ -34,6 +34,10 @@ int main(void) {
   printf("huge: %d %s\n", norm_layer_norm(args, huge, 1), norm_k_last_error());
   printf("no dims: %d %s\n", norm_layer_norm(args, NULL, 1),
          norm_k_last_error());
+  int64_t ungrouped[4] = {1, 30, 1, 30};
+  void *gd[2] = {x, y};
+  printf("ungrouped: %d %s\n", norm_group_norm_dynamic(gd, ungrouped, 1),
+         norm_k_last_error());
   printf("untouched: %g\n", y[0]);
   int64_t dims[2] = {ROWS, ROWS};
   if (norm_layer_norm(args, dims, 2)) {
