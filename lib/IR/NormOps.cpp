@@ -14,6 +14,7 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <limits>
@@ -218,19 +219,16 @@ private:
       auto type = cast<ShapedType>(value.getType());
       if (!type.getElementType().isIntOrFloat())
         continue;
-      uint64_t bytes = (type.getElementType().getIntOrFloatBitWidth() + 7) / 8;
-      bool empty = false, overflow = false;
-      for (int64_t d : type.getShape()) {
-        if (ShapedType::isDynamic(d))
-          continue;
-        if (d == 0)
-          empty = true;
-        else if (bytes > uint64_t(std::numeric_limits<int64_t>::max()) / d)
-          overflow = true;
-        else
-          bytes *= d;
-      }
-      if (overflow && !empty)
+      // The static extents alone (an empty tensor has no bytes to index).
+      ArrayRef<int64_t> shape = type.getShape();
+      if (llvm::is_contained(shape, 0))
+        continue;
+      int64_t bytes = (type.getElementType().getIntOrFloatBitWidth() + 7) / 8;
+      bool overflow = false;
+      for (int64_t d : shape)
+        if (!ShapedType::isDynamic(d))
+          overflow |= llvm::MulOverflow(bytes, d, bytes);
+      if (overflow)
         return op.emitOpError()
                << "'" << name << "' type " << type
                << " is too large: its byte size overflows int64 (at most "

@@ -145,7 +145,12 @@ int mlir::norm::runCudaBench(CudaKernel &kernel, const EntryAnalysis &analysis,
   int status = 0;
   for (const std::vector<int64_t> &shape : shapes) {
     BenchCall call;
-    prepareBenchCall(kernel, analysis, shape, /*seed=*/1, call);
+    if (llvm::Error e =
+            prepareBenchCall(kernel, analysis, shape, /*seed=*/1, call)) {
+      os << formatShape(shape) << ": " << llvm::toString(std::move(e)) << "\n";
+      status = 1;
+      continue;
+    }
     std::vector<void *> buffers;
     std::vector<std::vector<int64_t>> bufferShapes;
     bool ok = true;

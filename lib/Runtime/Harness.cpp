@@ -87,23 +87,6 @@ static int64_t argIndexOf(const EntryAnalysis &analysis, OperandRole role) {
   return -1;
 }
 
-std::vector<std::vector<int64_t>> mlir::norm::inferResultShapes(
-    const EntryAnalysis &analysis,
-    const std::vector<std::vector<int64_t>> &argShapes) {
-  std::vector<std::vector<int64_t>> shapes;
-  if (analysis.isCosine) {
-    const auto &x = argShapes[argIndexOf(analysis, OperandRole::CosineX)];
-    const auto &w = argShapes[argIndexOf(analysis, OperandRole::CosineW)];
-    shapes.push_back({x[0], w[0]});
-    return shapes;
-  }
-  const auto &x = argShapes[argIndexOf(analysis, OperandRole::Input)];
-  std::vector<int64_t> stats = statisticsShape(analysis.spec, x);
-  for (unsigned index : analysis.resultIndex)
-    shapes.push_back(index == 0 ? x : stats);
-  return shapes;
-}
-
 llvm::Error mlir::norm::checkInputShape(const KernelInterface &kernel,
                                         const EntryAnalysis &analysis,
                                         const std::vector<int64_t> &shape) {
@@ -134,22 +117,14 @@ llvm::Error mlir::norm::checkInputShape(const KernelInterface &kernel,
                  " into " + llvm::Twine(spec.groups) + " groups");
   // What a call holds per input element: the input and output, and the
   // reference's doubles (value, tolerance, exact value).
-  uint64_t perElement = dtypeSize(x.dtype) + 8 + 3 * 8;
-  uint64_t count = 1;
-  bool empty = llvm::is_contained(shape, 0);
-  for (int64_t size : shape)
-    if (!empty && count > uint64_t(std::numeric_limits<int64_t>::max()) /
-                              perElement / uint64_t(size))
-      return error(what + " is too large: its byte size overflows 64 bits");
-    else if (!empty)
-      count *= size;
+  int64_t perElement = dtypeSize(x.dtype) + 8 + 3 * 8;
+  std::optional<int64_t> bytes = checkedByteSize(shape, perElement);
+  if (!bytes)
+    return error(what + " is too large: its byte size overflows 64 bits");
   uint64_t memory = physicalMemory();
-  if (!empty && memory && count * perElement > memory)
-    return error(what + " needs about " +
-                 formatBytes(double(count * perElement)) +
-                 ", more than this "
-                 "machine's " +
-                 formatBytes(double(memory)));
+  if (memory && uint64_t(*bytes) > memory)
+    return error(what + " needs about " + formatBytes(double(*bytes)) +
+                 ", more than this machine's " + formatBytes(double(memory)));
   return llvm::Error::success();
 }
 
@@ -329,18 +304,26 @@ bool sharesInput(const EntryAnalysis &analysis) {
   });
 }
 
-/// Zero-filled result arrays for a call on `args`.
-std::vector<HostArray>
-allocateResults(const EntryAnalysis &analysis, const KernelInterface &kernel,
+/// Zero-filled result arrays for a call on `args`, of the shapes the call
+/// contract gives.
+llvm::Expected<std::vector<HostArray>>
+allocateResults(const KernelInterface &kernel,
                 const std::vector<const HostArray *> &args) {
   std::vector<std::vector<int64_t>> argShapes;
   for (const HostArray *a : args)
     argShapes.push_back(a->shape);
-  std::vector<std::vector<int64_t>> shapes =
-      inferResultShapes(analysis, argShapes);
+  llvm::Expected<std::vector<std::vector<int64_t>>> shapes =
+      kernel.callContract().resultShapes(argShapes);
+  if (!shapes)
+    return shapes.takeError();
   std::vector<HostArray> results;
-  for (auto [i, sig] : llvm::enumerate(kernel.results()))
-    results.emplace_back(sig.dtype, shapes[i]);
+  for (auto [i, sig] : llvm::enumerate(kernel.results())) {
+    llvm::Expected<HostArray> result =
+        HostArray::allocate(sig.dtype, (*shapes)[i]);
+    if (!result)
+      return result.takeError();
+    results.push_back(std::move(*result));
+  }
   return results;
 }
 
@@ -466,7 +449,11 @@ private:
 llvm::Expected<std::vector<HostArray>> Checker::call(const NormInputs &inputs,
                                                      const HostArray *w) {
   std::vector<const HostArray *> args = arrangeArguments(analysis, inputs, w);
-  std::vector<HostArray> results = allocateResults(analysis, kernel, args);
+  llvm::Expected<std::vector<HostArray>> allocated =
+      allocateResults(kernel, args);
+  if (!allocated)
+    return allocated.takeError();
+  std::vector<HostArray> results = std::move(*allocated);
   // Poison the outputs so that an element the kernel never writes shows.
   for (HostArray &r : results)
     if (!r.bytes.empty())
@@ -979,10 +966,10 @@ private:
 };
 } // namespace
 
-void mlir::norm::prepareBenchCall(const KernelInterface &kernel,
-                                  const EntryAnalysis &analysis,
-                                  const std::vector<int64_t> &shape,
-                                  uint64_t seed, BenchCall &call) {
+llvm::Error mlir::norm::prepareBenchCall(const KernelInterface &kernel,
+                                         const EntryAnalysis &analysis,
+                                         const std::vector<int64_t> &shape,
+                                         uint64_t seed, BenchCall &call) {
   // Inputs: the random case of the check (cosine: both sides random).
   if (analysis.isCosine) {
     NormSpec side = analysis.spec;
@@ -1000,12 +987,17 @@ void mlir::norm::prepareBenchCall(const KernelInterface &kernel,
   shareArguments(analysis, call.test.inputs, call.w ? &*call.w : nullptr);
   call.args =
       arrangeArguments(analysis, call.test.inputs, call.w ? &*call.w : nullptr);
-  call.results = allocateResults(analysis, kernel, call.args);
+  llvm::Expected<std::vector<HostArray>> results =
+      allocateResults(kernel, call.args);
+  if (!results)
+    return results.takeError();
+  call.results = std::move(*results);
   call.bytes = 0;
   for (const HostArray *a : call.args)
     call.bytes += a->bytes.size();
   for (const HostArray &r : call.results)
     call.bytes += r.bytes.size();
+  return llvm::Error::success();
 }
 
 int mlir::norm::runBench(KernelInterface &kernel, const EntryAnalysis &analysis,
@@ -1033,7 +1025,12 @@ int mlir::norm::runBench(KernelInterface &kernel, const EntryAnalysis &analysis,
   for (const std::vector<int64_t> &shape : shapes) {
     std::string shapeStr = formatShape(shape);
     BenchCall call;
-    prepareBenchCall(kernel, analysis, shape, options.seed, call);
+    if (llvm::Error e =
+            prepareBenchCall(kernel, analysis, shape, options.seed, call)) {
+      llvm::errs() << "norm-runner: error: --bench: " << shapeStr << ": "
+                   << llvm::toString(std::move(e)) << "\n";
+      return 2;
+    }
     std::vector<const HostArray *> &args = call.args;
     std::vector<HostArray *> resultPtrs;
     for (HostArray &r : call.results)

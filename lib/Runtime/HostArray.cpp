@@ -6,11 +6,13 @@
 
 #include "norm/Runtime/HostArray.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SwapByteOrder.h"
 #include "llvm/Support/raw_ostream.h"
@@ -214,29 +216,32 @@ std::string mlir::norm::formatBytes(double bytes) {
   return llvm::formatv("{0:f1} {1}", bytes, units[unit]).str();
 }
 
+std::optional<int64_t>
+mlir::norm::checkedByteSize(const std::vector<int64_t> &shape,
+                            int64_t elementBytes) {
+  if (llvm::any_of(shape, [](int64_t d) { return d < 0; }))
+    return std::nullopt;
+  if (llvm::is_contained(shape, 0))
+    return 0;
+  int64_t bytes = elementBytes;
+  for (int64_t d : shape)
+    if (llvm::MulOverflow(bytes, d, bytes))
+      return std::nullopt;
+  return bytes;
+}
+
 llvm::Expected<HostArray> HostArray::allocate(DType dtype,
                                               std::vector<int64_t> shape) {
-  uint64_t count = 1;
-  bool empty = false, overflow = false;
-  for (int64_t d : shape) {
-    if (d < 0)
-      return llvm::createStringError("cannot allocate an array with the "
-                                     "negative extent " +
-                                     llvm::Twine(d));
-    if (d == 0)
-      empty = true;
-    else if (count > uint64_t(std::numeric_limits<int64_t>::max()) / d)
-      overflow = true;
-    else
-      count *= d;
-  }
-  uint64_t size = dtypeSize(dtype);
-  if (!empty && (overflow ||
-                 count > uint64_t(std::numeric_limits<int64_t>::max()) / size))
+  if (llvm::any_of(shape, [](int64_t d) { return d < 0; }))
+    return llvm::createStringError("cannot allocate an array of shape " +
+                                   formatShapeOf(shape) +
+                                   " with a negative extent");
+  std::optional<int64_t> size = checkedByteSize(shape, dtypeSize(dtype));
+  if (!size)
     return llvm::createStringError("cannot allocate an array of shape " +
                                    formatShapeOf(shape) +
                                    ": its byte size overflows 64 bits");
-  uint64_t bytes = empty ? 0 : count * size;
+  uint64_t bytes = *size;
   uint64_t memory = physicalMemory();
   // Refuse what cannot fit rather than let the allocator abort the process.
   void *probe = nullptr;

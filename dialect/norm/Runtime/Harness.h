@@ -73,11 +73,6 @@ llvm::json::Value toJSON(const KernelDescription &description);
 llvm::Expected<KernelDescription>
 parseKernelDescription(const llvm::json::Value &value);
 
-/// The shapes of every result for given argument shapes.
-std::vector<std::vector<int64_t>>
-inferResultShapes(const EntryAnalysis &analysis,
-                  const std::vector<std::vector<int64_t>> &argShapes);
-
 /// Why --check or --bench cannot run on an input (x) of `shape`: it does
 /// not fit the input's type (rank, static extents, whole groups), or a
 /// call's arrays would overflow 64-bit sizes or need more memory than the
@@ -122,10 +117,10 @@ struct BenchCall {
   /// The byte model: every argument read once, every result written once.
   size_t bytes = 0;
 };
-void prepareBenchCall(const KernelInterface &kernel,
-                      const EntryAnalysis &analysis,
-                      const std::vector<int64_t> &shape, uint64_t seed,
-                      BenchCall &call);
+llvm::Error prepareBenchCall(const KernelInterface &kernel,
+                             const EntryAnalysis &analysis,
+                             const std::vector<int64_t> &shape, uint64_t seed,
+                             BenchCall &call);
 
 /// Runs --bench: per shape, the median time per call, GB/s with the byte
 /// model (every argument read once, every result written once), and a copy

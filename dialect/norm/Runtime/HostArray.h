@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,11 @@ struct HostArray {
   std::vector<int64_t> strides() const;
 };
 
+/// The byte size of a row-major array of `shape` with elements of
+/// `elementBytes`, or nothing when an extent is negative or the size
+/// overflows int64 (an empty array is 0 bytes whatever its other extents).
+std::optional<int64_t> checkedByteSize(const std::vector<int64_t> &shape,
+                                       int64_t elementBytes);
 /// The machine's memory in bytes (0 when unknown).
 uint64_t physicalMemory();
 /// A byte count as "1.5 GiB".
@@ -93,9 +99,8 @@ llvm::Expected<HostArray> readNpy(const std::string &path,
                                   bool bf16FromU2 = true);
 /// Parses the bytes of a .npy file, with errors naming `path`, as readNpy
 /// does after reading a regular file.
-llvm::Expected<HostArray> parseNpy(llvm::StringRef file,
-                                   const std::string &path,
-                                   bool bf16FromU2 = true);
+llvm::Expected<HostArray>
+parseNpy(llvm::StringRef file, const std::string &path, bool bf16FromU2 = true);
 /// Writes `array` as a version 1.0 .npy file.
 llvm::Error writeNpy(const std::string &path, const HostArray &array);
 
