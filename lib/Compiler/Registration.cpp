@@ -13,13 +13,13 @@
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 using namespace mlir;
 
 void norm::registerCompilerDialects(DialectRegistry &registry) {
   registry.insert<NormDialect>();
-  registerAggregatedOpInterfaceExternalModels(registry);
   registerBufferizableOpInterfaceExternalModels(registry);
   registerAllDialects(registry);
   registerAllExtensions(registry);
@@ -28,6 +28,7 @@ void norm::registerCompilerDialects(DialectRegistry &registry) {
 }
 
 void norm::registerCompilerPasses() {
+  registerAllPasses();
   registerNormConversionPasses();
   registerNormTransformsPasses();
   registerNormPipelines();

@@ -8,7 +8,6 @@
 #include "norm/IR/NormOps.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
-#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::norm;
@@ -20,9 +19,8 @@ void NormDialect::initialize() {
 #define GET_OP_LIST
 #include "norm/IR/NormOps.cpp.inc"
       >();
-  // Attached by registerAggregatedOpInterfaceExternalModels (NormToLinalg)
-  // and registerBufferizableOpInterfaceExternalModels (NormTransforms).
-  declarePromisedInterface<linalg::AggregatedOpInterface, NormalizeOp>();
+  // Attached by registerBufferizableOpInterfaceExternalModels
+  // (NormTransforms).
   declarePromisedInterface<bufferization::BufferizableOpInterface,
                            NormalizeOp>();
 }

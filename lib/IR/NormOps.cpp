@@ -5,13 +5,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "norm/IR/NormOps.h"
+#include "norm/IR/NormDecomposition.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/Support/MathExtras.h"
@@ -686,4 +690,265 @@ GroupExpansion mlir::norm::getGroupExpansion(OpBuilder &b, Location loc,
         arith::DivUIOp::create(b, loc, cast<Value>(sizes[i]), g).getResult());
   }
   return expansion;
+}
+
+//===----------------------------------------------------------------------===//
+// NormalizeOp: AggregatedOpInterface
+//===----------------------------------------------------------------------===//
+
+FailureOr<SmallVector<Value>> NormalizeOp::decomposeOperation(OpBuilder &b) {
+  return decomposeNormalizeOp(b, *this);
+}
+
+//===----------------------------------------------------------------------===//
+// NormalizeOp: TilingInterface
+//===----------------------------------------------------------------------===//
+//
+// The iteration domain is the input's dims: the axes are reductions, the
+// other dims parallel. Every operand is indexed by a subset of them: the
+// input and output by all, scale and bias by `affine_dims`, the statistics
+// by the parallel dims plus, for GroupNorm, the `groups` dim, which stands for
+// the (reduced) group dim and is always taken whole. A tile must hold whole
+// slices: reduction dims are never split.
+
+/// For each dim of `operand`, the iteration dim that indexes it, or -1 for
+/// the `groups` dim of a statistics operand.
+static SmallVector<int64_t> getOperandIterationDims(NormalizeOp op,
+                                                    OpOperand &operand) {
+  unsigned number = operand.getOperandNumber();
+  auto isODSOperand = [&](unsigned odsIndex) {
+    auto [start, length] = op.getODSOperandIndexAndLength(odsIndex);
+    return number >= start && number < start + length;
+  };
+  if (isODSOperand(0) || isODSOperand(5)) // input, output
+    return llvm::to_vector(llvm::seq<int64_t>(0, op.getRank()));
+  if (isODSOperand(1) || isODSOperand(2)) // scale, bias
+    return llvm::to_vector(*op.getAffineDims());
+  return op.getStatisticsDims();
+}
+
+/// The slice of `value` at `offsets` with `sizes` and unit strides.
+static Value getSliceOf(OpBuilder &b, Location loc, Value value,
+                        ArrayRef<OpFoldResult> offsets,
+                        ArrayRef<OpFoldResult> sizes) {
+  SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
+  if (isa<RankedTensorType>(value.getType()))
+    return tensor::ExtractSliceOp::create(b, loc, value, offsets, sizes,
+                                          strides);
+  return memref::SubViewOp::create(b, loc, value, offsets, sizes, strides);
+}
+
+static OpFoldResult getExtentOf(OpBuilder &b, Location loc, Value value,
+                                int64_t dim) {
+  if (isa<RankedTensorType>(value.getType()))
+    return tensor::getMixedSize(b, loc, value, dim);
+  return memref::getMixedSize(b, loc, value, dim);
+}
+
+/// True unless [offset, offset + size) is provably not the whole of dim `dim`
+/// of `value`. Creates no IR. A constant offset of 0 with a size that cannot
+/// be compared (dynamic extents) counts as whole: a split dim has a loop
+/// induction variable as offset.
+static bool isWholeDim(Value value, int64_t dim, OpFoldResult offset,
+                       OpFoldResult size) {
+  if (!isConstantIntValue(offset, 0))
+    return false;
+  int64_t extent = cast<ShapedType>(value.getType()).getDimSize(dim);
+  std::optional<int64_t> constantSize = getConstantIntValue(size);
+  if (!ShapedType::isDynamic(extent) && constantSize)
+    return *constantSize == extent;
+  FailureOr<bool> equal = ValueBoundsConstraintSet::areEqual(
+      ValueBoundsConstraintSet::Variable(size),
+      ValueBoundsConstraintSet::Variable(value, dim));
+  return failed(equal) || *equal;
+}
+
+SmallVector<utils::IteratorType> NormalizeOp::getLoopIteratorTypes() {
+  SmallVector<utils::IteratorType> types(getRank(),
+                                         utils::IteratorType::parallel);
+  for (int64_t axis : getAxes())
+    types[axis] = utils::IteratorType::reduction;
+  return types;
+}
+
+SmallVector<Range> NormalizeOp::getIterationDomain(OpBuilder &b) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(*this);
+  SmallVector<Range> domain;
+  for (int64_t d = 0, e = getRank(); d < e; ++d)
+    domain.push_back(Range{b.getIndexAttr(0),
+                           getExtentOf(b, getLoc(), getInput(), d),
+                           b.getIndexAttr(1)});
+  return domain;
+}
+
+FailureOr<TilingResult>
+NormalizeOp::getTiledImplementation(OpBuilder &b,
+                                    ArrayRef<OpFoldResult> offsets,
+                                    ArrayRef<OpFoldResult> sizes) {
+  for (int64_t axis : getAxes())
+    if (!isWholeDim(getInput(), axis, offsets[axis], sizes[axis]))
+      return emitOpError() << "cannot be tiled along reduction dim " << axis
+                           << ": a tile holds whole slices";
+  Location loc = getLoc();
+  TilingResult result;
+  SmallVector<Value> operands;
+  for (OpOperand &operand : getOperation()->getOpOperands()) {
+    SmallVector<OpFoldResult> sliceOffsets, sliceSizes;
+    for (auto [i, d] :
+         llvm::enumerate(getOperandIterationDims(*this, operand))) {
+      if (d < 0) {
+        sliceOffsets.push_back(b.getIndexAttr(0));
+        sliceSizes.push_back(b.getIndexAttr(*getGroups()));
+        continue;
+      }
+      sliceOffsets.push_back(offsets[d]);
+      sliceSizes.push_back(sizes[d]);
+    }
+    Value slice = getSliceOf(b, loc, operand.get(), sliceOffsets, sliceSizes);
+    result.generatedSlices.push_back(slice.getDefiningOp());
+    operands.push_back(slice);
+  }
+  SmallVector<Type> resultTypes;
+  if (hasPureTensorSemantics())
+    for (OpOperand &init : getDpsInitsMutable())
+      resultTypes.push_back(operands[init.getOperandNumber()].getType());
+  Operation *tiled = mlir::clone(b, getOperation(), resultTypes, operands);
+  result.tiledOps.push_back(tiled);
+  result.tiledValues.append(tiled->result_begin(), tiled->result_end());
+  return result;
+}
+
+LogicalResult NormalizeOp::getResultTilePosition(
+    OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
+    ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
+    SmallVector<OpFoldResult> &resultSizes) {
+  OpOperand *init = getDpsInitOperand(resultNumber);
+  for (int64_t d : getOperandIterationDims(*this, *init)) {
+    resultOffsets.push_back(d < 0 ? b.getIndexAttr(0) : offsets[d]);
+    resultSizes.push_back(d < 0 ? b.getIndexAttr(*getGroups()) : sizes[d]);
+  }
+  return success();
+}
+
+bool NormalizeOp::isOpFusableWithConsumerSlice(unsigned resultNumber,
+                                               ArrayRef<OpFoldResult> offsets,
+                                               ArrayRef<OpFoldResult> sizes) {
+  OpOperand *init = getDpsInitOperand(resultNumber);
+  for (auto [i, d] : llvm::enumerate(getOperandIterationDims(*this, *init))) {
+    bool whole = d < 0 || isReductionAxis(d);
+    if (whole && !isWholeDim(init->get(), i, offsets[i], sizes[i]))
+      return false;
+  }
+  return true;
+}
+
+LogicalResult NormalizeOp::getIterationDomainTileFromResultTile(
+    OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
+    ArrayRef<OpFoldResult> sizes,
+    SmallVectorImpl<OpFoldResult> &iterDomainOffsets,
+    SmallVectorImpl<OpFoldResult> &iterDomainSizes) {
+  if (!isOpFusableWithConsumerSlice(resultNumber, offsets, sizes))
+    return failure();
+  SmallVector<Range> domain = getIterationDomain(b);
+  iterDomainOffsets.clear();
+  iterDomainSizes.clear();
+  for (const Range &range : domain) {
+    iterDomainOffsets.push_back(range.offset);
+    iterDomainSizes.push_back(range.size);
+  }
+  OpOperand *init = getDpsInitOperand(resultNumber);
+  for (auto [i, d] : llvm::enumerate(getOperandIterationDims(*this, *init))) {
+    if (d < 0 || isReductionAxis(d))
+      continue;
+    iterDomainOffsets[d] = offsets[i];
+    iterDomainSizes[d] = sizes[i];
+  }
+  return success();
+}
+
+FailureOr<TilingResult>
+NormalizeOp::generateResultTileValue(OpBuilder &b, unsigned resultNumber,
+                                     ArrayRef<OpFoldResult> offsets,
+                                     ArrayRef<OpFoldResult> sizes) {
+  SmallVector<OpFoldResult> iterOffsets, iterSizes;
+  if (failed(getIterationDomainTileFromResultTile(
+          b, resultNumber, offsets, sizes, iterOffsets, iterSizes)))
+    return failure();
+  return getTiledImplementation(b, iterOffsets, iterSizes);
+}
+
+/// The parallel dims' tile given by the operand tiles: every parallel dim
+/// must be given (an operand tile that leaves one whole would make each loop
+/// iteration compute all of it), consistently, and the dims that are taken
+/// whole must be whole. Creates no IR.
+static LogicalResult
+getParallelTileFromOperandTiles(NormalizeOp op,
+                                ArrayRef<unsigned> operandNumbers,
+                                ArrayRef<SmallVector<OpFoldResult>> allOffsets,
+                                ArrayRef<SmallVector<OpFoldResult>> allSizes,
+                                SmallVectorImpl<OpFoldResult> &offsets,
+                                SmallVectorImpl<OpFoldResult> &sizes) {
+  int64_t rank = op.getRank();
+  offsets.assign(rank, OpFoldResult());
+  sizes.assign(rank, OpFoldResult());
+  for (auto [number, operandOffsets, operandSizes] :
+       llvm::zip_equal(operandNumbers, allOffsets, allSizes)) {
+    OpOperand &operand = op->getOpOperand(number);
+    for (auto [i, d] : llvm::enumerate(getOperandIterationDims(op, operand))) {
+      if (d < 0 || op.isReductionAxis(d)) {
+        if (!isWholeDim(operand.get(), i, operandOffsets[i], operandSizes[i]))
+          return failure();
+        continue;
+      }
+      if (offsets[d] &&
+          (!isEqualConstantIntOrValue(offsets[d], operandOffsets[i]) ||
+           !isEqualConstantIntOrValue(sizes[d], operandSizes[i])))
+        return failure();
+      offsets[d] = operandOffsets[i];
+      sizes[d] = operandSizes[i];
+    }
+  }
+  for (int64_t d = 0; d < rank; ++d)
+    if (!op.isReductionAxis(d) && !offsets[d])
+      return failure();
+  return success();
+}
+
+bool NormalizeOp::isOpFusableWithProducerSlices(
+    ArrayRef<unsigned> operandNumbers,
+    ArrayRef<SmallVector<OpFoldResult>> allOffsets,
+    ArrayRef<SmallVector<OpFoldResult>> allSizes) {
+  SmallVector<OpFoldResult> offsets, sizes;
+  return succeeded(getParallelTileFromOperandTiles(
+      *this, operandNumbers, allOffsets, allSizes, offsets, sizes));
+}
+
+LogicalResult NormalizeOp::getIterationDomainTileFromOperandTiles(
+    OpBuilder &b, ArrayRef<unsigned> operandNumbers,
+    ArrayRef<SmallVector<OpFoldResult>> allOffsets,
+    ArrayRef<SmallVector<OpFoldResult>> allSizes,
+    SmallVectorImpl<OpFoldResult> &iterDomainOffsets,
+    SmallVectorImpl<OpFoldResult> &iterDomainSizes) {
+  if (failed(getParallelTileFromOperandTiles(*this, operandNumbers, allOffsets,
+                                             allSizes, iterDomainOffsets,
+                                             iterDomainSizes)))
+    return failure();
+  SmallVector<Range> domain = getIterationDomain(b);
+  for (int64_t axis : getAxes()) {
+    iterDomainOffsets[axis] = domain[axis].offset;
+    iterDomainSizes[axis] = domain[axis].size;
+  }
+  return success();
+}
+
+FailureOr<TilingResult> NormalizeOp::getTiledImplementationFromOperandTiles(
+    OpBuilder &b, ArrayRef<unsigned> operandNumbers,
+    ArrayRef<SmallVector<OpFoldResult>> allOffsets,
+    ArrayRef<SmallVector<OpFoldResult>> allSizes) {
+  SmallVector<OpFoldResult> offsets, sizes;
+  if (failed(getIterationDomainTileFromOperandTiles(
+          b, operandNumbers, allOffsets, allSizes, offsets, sizes)))
+    return failure();
+  return getTiledImplementation(b, offsets, sizes);
 }

@@ -28,11 +28,9 @@ using namespace mlir;
 void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
                                          const CPUPipelineOptions &options) {
   // norm → linalg on tensors, except the ops that have a vector kernel:
-  // they bufferize as they are and get it below. Planted bugs live in the
-  // linalg decomposition only.
-  bool vectorKernels = options.vectorKernels && options.plantBug.empty();
+  // they bufferize as they are and get it below.
+  bool vectorKernels = options.vectorKernels;
   ConvertNormToLinalgPassOptions toLinalg;
-  toLinalg.testPlantBug = options.plantBug;
   toLinalg.keepVectorKernels = vectorKernels;
   pm.addPass(createConvertNormToLinalgPass(toLinalg));
   pm.addPass(createCanonicalizerPass());

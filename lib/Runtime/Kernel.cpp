@@ -13,6 +13,7 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -126,13 +127,18 @@ Kernel::compile(ModuleOp module, llvm::StringRef entry,
   ctx->appendDialectRegistry(registry);
 
   PassManager pm(ctx);
+  if (!options.prePipeline.empty()) {
+    std::string message;
+    llvm::raw_string_ostream os(message);
+    if (failed(parsePassPipeline(options.prePipeline, pm, os)))
+      return llvm::createStringError("--pre-pipeline: " + message);
+  }
   if (kernel->onDevice) {
     buildLowerToNVVMPipeline(pm, NVVMPipelineOptions());
   } else {
     CPUPipelineOptions pipelineOptions;
     pipelineOptions.openmp = options.openmp;
     pipelineOptions.vectorKernels = options.vectorKernels;
-    pipelineOptions.plantBug = options.plantBug;
     buildLowerToCPUPipeline(pm, pipelineOptions);
   }
   if (failed(pm.run(*lowered)))

@@ -7,36 +7,24 @@
 //===----------------------------------------------------------------------===//
 
 #include "../HelpOptions.h"
-#include "norm/Conversion/Passes.h"
-#include "norm/IR/NormDialect.h"
-#include "norm/Pipelines/Pipelines.h"
-#include "norm/Transforms/BufferizableOpInterfaceImpl.h"
-#include "norm/Transforms/Passes.h"
+#include "norm/Compiler/Compiler.h"
 
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+namespace mlir::norm::test {
+// The test passes of test/lib (TestPasses.cpp).
+void registerTestPasses();
+} // namespace mlir::norm::test
 
 int main(int argc, char **argv) {
   // Before the driver registers its options: those registered by now are
   // LLVM's (and MLIR's static ones).
   norm_tools::hideLibraryOptions(nullptr);
-  mlir::registerAllPasses();
-  mlir::norm::registerNormConversionPasses();
-  mlir::norm::registerNormTransformsPasses();
-  mlir::norm::registerNormPipelines();
-
+  mlir::norm::registerCompilerPasses();
+  mlir::norm::test::registerTestPasses();
   mlir::DialectRegistry registry;
-  registry.insert<mlir::norm::NormDialect>();
-  mlir::norm::registerAggregatedOpInterfaceExternalModels(registry);
-  mlir::norm::registerBufferizableOpInterfaceExternalModels(registry);
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  // gpu-module-to-binary translates kernels to LLVM IR.
-  mlir::registerAllToLLVMIRTranslations(registry);
+  mlir::norm::registerCompilerDialects(registry);
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "norm-mlir optimizer driver\n", registry));

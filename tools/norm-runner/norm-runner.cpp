@@ -11,18 +11,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "../HelpOptions.h"
-#include "norm/Conversion/Passes.h"
+#include "norm/Compiler/Compiler.h"
 #include "norm/IR/NormDialect.h"
 #include "norm/Runtime/CudaKernel.h"
 #include "norm/Runtime/CudaRuntime.h"
 #include "norm/Runtime/EntryAnalysis.h"
 #include "norm/Runtime/Harness.h"
 #include "norm/Runtime/Kernel.h"
-#include "norm/Transforms/BufferizableOpInterfaceImpl.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -98,11 +95,16 @@ static cl::opt<std::string> dumpObject(
              "(link it into a C driver calling _mlir_ciface_<entry> to "
              "profile it with symbols)"),
     cl::init(""));
-static cl::opt<std::string>
-    plantBug("test-plant-bug", cl::Hidden, cl::cat(runnerCategory),
-             cl::desc("Testing only: plant a numerics bug "
-                      "(one-pass-variance, narrow-accumulation)"),
-             cl::init(""));
+static cl::opt<std::string> prePipeline(
+    "pre-pipeline", cl::cat(runnerCategory),
+    cl::desc("A pass pipeline run on the spec before the target's lowering "
+             "(e.g. transform-interpreter, or a test pass)"),
+    cl::init(""));
+
+namespace mlir::norm::test {
+// The test passes of test/lib (TestPasses.cpp).
+void registerTestPasses();
+} // namespace mlir::norm::test
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "norm-runner: error: " << message << "\n";
@@ -125,14 +127,13 @@ static std::optional<std::vector<int64_t>> parseShape(llvm::StringRef text) {
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   norm_tools::hideLibraryOptions(&runnerCategory);
+  // --pre-pipeline names passes: upstream's, norm's and the test passes.
+  registerCompilerPasses();
+  test::registerTestPasses();
   cl::ParseCommandLineOptions(argc, argv, "norm-mlir kernel runner\n");
 
   DialectRegistry registry;
-  registry.insert<NormDialect>();
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAggregatedOpInterfaceExternalModels(registry);
-  registerBufferizableOpInterfaceExternalModels(registry);
+  registerCompilerDialects(registry);
   MLIRContext context(registry);
 
   llvm::SourceMgr sourceMgr;
@@ -165,14 +166,13 @@ int main(int argc, char **argv) {
   if (target != "cpu" && target != "cuda")
     return fail("--target: '" + target + "' is neither cpu nor cuda");
   bool onDevice = target == "cuda";
-  if (onDevice && (openmp || !dumpObject.empty() || !plantBug.empty()))
-    return fail("--openmp, --dump-object and --test-plant-bug are CPU "
-                "options");
+  if (onDevice && (openmp || !dumpObject.empty()))
+    return fail("--openmp and --dump-object are CPU options");
   KernelOptions kernelOptions;
   kernelOptions.target = target;
   kernelOptions.openmp = openmp;
   kernelOptions.vectorKernels = vectorKernels;
-  kernelOptions.plantBug = plantBug;
+  kernelOptions.prePipeline = prePipeline;
   kernelOptions.objectPath = dumpObject;
   if (!dumpObject.empty()) {
     // The engine reports a file it cannot write on stderr and goes on.

@@ -25,7 +25,9 @@ namespace norm {
 /// CPU and NVVM pipelines need.
 void registerCompilerDialects(DialectRegistry &registry);
 
-/// Registers the norm passes and the norm pipelines (textual pass pipelines).
+/// Registers every upstream pass, the norm passes and the norm pipelines
+/// (textual pass pipelines). With registerCompilerDialects, the one
+/// registration of norm-opt, norm-runner, norm-compile and the C API.
 void registerCompilerPasses();
 
 struct AheadOfTimeOptions {

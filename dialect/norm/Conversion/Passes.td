@@ -13,8 +13,9 @@ def ConvertNormToLinalgPass : Pass<"convert-norm-to-linalg"> {
   let summary = "Decompose norm.normalize into linalg on tensors";
   let description = [{
     Rewrites every `norm.normalize` (tensor form) into `linalg.generic`
-    reductions and elementwise ops on tensors, the single source of truth of
-    the op's semantics for every target:
+    reductions and elementwise ops on tensors with the op's
+    `AggregatedOpInterface::decomposeOperation`, the single source of truth
+    of the op's semantics for every target:
 
     * statistics accumulated in the accumulation type (f32, or f64 for f64
       inputs), the variance centered: a reduction for the mean, then a
@@ -30,10 +31,6 @@ def ConvertNormToLinalgPass : Pass<"convert-norm-to-linalg"> {
     bufferize afterwards.
   }];
   let options = [
-    Option<"testPlantBug", "test-plant-bug", "std::string", /*default=*/"\"\"",
-           "Testing only: plant a numerics bug to show the harness catches "
-           "it: 'one-pass-variance' (E[x^2] - E[x]^2) or "
-           "'narrow-accumulation' (accumulate in the input type)">,
     Option<"keepVectorKernels", "keep-vector-kernels", "bool",
            /*default=*/"false",
            "Leave the ops that have a CPU vector kernel (see "

@@ -12,6 +12,8 @@ include "norm/IR/NormAttrs.td"
 include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/TilingInterface.td"
+include "mlir/Dialect/Linalg/IR/LinalgInterfaces.td"
 include "mlir/IR/OpBase.td"
 
 def Norm_NormalizeOp : Norm_Op<"normalize", [
@@ -19,7 +21,19 @@ def Norm_NormalizeOp : Norm_Op<"normalize", [
     DestinationStyleOpInterface,
     DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
                               ["reifyResultShapes"]>,
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<AggregatedOpInterface, ["decomposeOperation"]>,
+    DeclareOpInterfaceMethods<TilingInterface,
+      ["getIterationDomain",
+       "getLoopIteratorTypes",
+       "getTiledImplementation",
+       "getResultTilePosition",
+       "getIterationDomainTileFromResultTile",
+       "generateResultTileValue",
+       "getIterationDomainTileFromOperandTiles",
+       "getTiledImplementationFromOperandTiles",
+       "isOpFusableWithConsumerSlice",
+       "isOpFusableWithProducerSlices"]>]> {
   let summary = "Normalize a tensor over a set of axes";
   let description = [{
     Computes, for every element of `input`,
@@ -76,6 +90,16 @@ def Norm_NormalizeOp : Norm_Op<"normalize", [
     passing style: `outs` holds the output init, then the `saved` inits, then
     the running statistics. On tensors it returns one result per init; on
     memrefs it writes the inits and returns nothing.
+
+    **Tiling and decomposition.** The op implements `TilingInterface` over
+    the dims of `input`: the dims that are not in `axes` are parallel, the
+    axes are reductions and can only be taken whole, so a tile is a
+    `norm.normalize` on whole slices. The statistics-shaped operands and
+    results are tiled by the parallel dims they are indexed by; the
+    `groups` dim of GroupNorm is one of the axes, so GroupNorm tiles over
+    its other (batch) dims only and keeps each group whole. It implements
+    `AggregatedOpInterface`: `decomposeOperation` gives the linalg form on
+    tensors, which carries the numerics of every target.
 
     **Cosine normalization** is the composition of two `l2` normalizations,
     one per operand, and a matmul: each norm is clamped by ε separately.

@@ -36,10 +36,6 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Vector width of the kernels in bits; 0 detects the "
                      "host (512 with AVX-512F, else 256)"),
       llvm::cl::init(0)};
-  PassOptions::Option<std::string> plantBug{
-      *this, "test-plant-bug",
-      llvm::cl::desc("Testing only: convert-norm-to-linalg's test-plant-bug"),
-      llvm::cl::init("")};
 };
 
 /// Lowers a module of functions on tensors that use norm ops to the LLVM

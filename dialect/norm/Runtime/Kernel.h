@@ -39,9 +39,9 @@ struct KernelOptions {
   bool openmp = false;
   /// Lower the ops that have one to CPU vector kernels (else linalg loops).
   bool vectorKernels = true;
-  /// Debug: plant a numerics bug in the decomposition (see
-  /// convert-norm-to-linalg's test-plant-bug option); empty for none.
-  std::string plantBug;
+  /// A textual pass pipeline run on the spec before the target's pipeline
+  /// (a transform schedule, a test pass); empty for none.
+  std::string prePipeline;
   /// Where to write the compiled object file (for profiling); empty for
   /// nowhere.
   std::string objectPath;

@@ -27,45 +27,28 @@ using namespace mlir::norm;
 
 namespace {
 struct DecomposeNormalize : OpRewritePattern<NormalizeOp> {
-  DecomposeNormalize(MLIRContext *ctx, PlantedBug bug, NormalizeOpFilter filter,
+  DecomposeNormalize(MLIRContext *ctx, NormalizeOpFilter filter,
                      PatternBenefit benefit)
-      : OpRewritePattern(ctx, benefit), bug(bug), filter(std::move(filter)) {}
+      : OpRewritePattern(ctx, benefit), filter(std::move(filter)) {}
   LogicalResult matchAndRewrite(NormalizeOp op,
                                 PatternRewriter &rewriter) const override {
     if (!op.hasPureTensorSemantics())
       return rewriter.notifyMatchFailure(op, "memref form");
     if (filter && !filter(op))
       return rewriter.notifyMatchFailure(op, "filtered out");
-    FailureOr<SmallVector<Value>> results =
-        decomposeNormalizeOp(rewriter, op, bug);
+    FailureOr<SmallVector<Value>> results = op.decomposeOperation(rewriter);
     if (failed(results))
       return failure();
     rewriter.replaceOp(op, *results);
     return success();
   }
-  PlantedBug bug;
   NormalizeOpFilter filter;
-};
-
-struct NormalizeAggregatedModel
-    : linalg::AggregatedOpInterface::ExternalModel<NormalizeAggregatedModel,
-                                                   NormalizeOp> {
-  FailureOr<SmallVector<Value>> decomposeOperation(Operation *op,
-                                                   OpBuilder &b) const {
-    return decomposeNormalizeOp(b, cast<NormalizeOp>(op));
-  }
 };
 
 struct ConvertNormToLinalgPass
     : norm::impl::ConvertNormToLinalgPassBase<ConvertNormToLinalgPass> {
   using Base::Base;
   void runOnOperation() override {
-    FailureOr<PlantedBug> bug = parsePlantedBug(testPlantBug);
-    if (failed(bug)) {
-      getOperation()->emitError()
-          << "unknown test-plant-bug '" << testPlantBug << "'";
-      return signalPassFailure();
-    }
     // The memref form has no decomposition: say so instead of leaving the
     // op behind silently.
     WalkResult walk = getOperation()->walk([&](NormalizeOp op) {
@@ -83,7 +66,7 @@ struct ConvertNormToLinalgPass
     NormalizeOpFilter filter;
     if (keepVectorKernels)
       filter = [](NormalizeOp op) { return !hasVectorKernel(op); };
-    populateNormToLinalgPatterns(patterns, *bug, filter);
+    populateNormToLinalgPatterns(patterns, filter);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }
@@ -91,16 +74,8 @@ struct ConvertNormToLinalgPass
 } // namespace
 
 void mlir::norm::populateNormToLinalgPatterns(RewritePatternSet &patterns,
-                                              PlantedBug bug,
                                               NormalizeOpFilter filter,
                                               PatternBenefit benefit) {
-  patterns.add<DecomposeNormalize>(patterns.getContext(), bug,
-                                   std::move(filter), benefit);
-}
-
-void mlir::norm::registerAggregatedOpInterfaceExternalModels(
-    DialectRegistry &registry) {
-  registry.addExtension(+[](MLIRContext *ctx, NormDialect *) {
-    NormalizeOp::attachInterface<NormalizeAggregatedModel>(*ctx);
-  });
+  patterns.add<DecomposeNormalize>(patterns.getContext(), std::move(filter),
+                                   benefit);
 }

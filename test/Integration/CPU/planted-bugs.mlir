@@ -1,10 +1,10 @@
 // The harness catches the numerics bugs numerics.md forbids, planted through
-// the testing-only option (never in the default pipeline):
+// the test pass test-norm-plant-bug (test/lib, never in a pipeline):
 // E[x²] − E[x]² fails on offset data, f16 accumulation fails broadly.
 // RUN: norm-runner %s --entry layer_norm_f32 --check | FileCheck %s --check-prefix=CLEAN
 // RUN: norm-runner %s --entry layer_norm_f16 --check | FileCheck %s --check-prefix=CLEAN
-// RUN: not norm-runner %s --entry layer_norm_f32 --check --test-plant-bug=one-pass-variance | FileCheck %s --check-prefix=ONEPASS
-// RUN: not norm-runner %s --entry layer_norm_f16 --check --test-plant-bug=narrow-accumulation | FileCheck %s --check-prefix=NARROW
+// RUN: not norm-runner %s --entry layer_norm_f32 --check --pre-pipeline=test-norm-plant-bug{bug=one-pass-variance} | FileCheck %s --check-prefix=ONEPASS
+// RUN: not norm-runner %s --entry layer_norm_f16 --check --pre-pipeline=test-norm-plant-bug{bug=narrow-accumulation} | FileCheck %s --check-prefix=NARROW
 
 // CLEAN: check: {{[0-9]+}} passed, 0 failed
 

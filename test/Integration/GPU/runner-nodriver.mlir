@@ -9,7 +9,7 @@
 
 // CHECK: norm-runner: error: --target=cuda: no usable GPU: {{.*}}the CUDA driver (libcuda.so.1) was not found
 // TARGET: norm-runner: error: --target: 'rocm' is neither cpu nor cuda
-// CPUONLY: norm-runner: error: --openmp, --dump-object and --test-plant-bug are CPU options
+// CPUONLY: norm-runner: error: --openmp and --dump-object are CPU options
 
 func.func @layer_norm(%x: tensor<?x768xf32>, %g: tensor<768xf32>, %b: tensor<768xf32>) -> tensor<?x768xf32> {
   %c0 = arith.constant 0 : index

@@ -1,4 +1,4 @@
-//===- DecomposeNormalize.cpp - norm.normalize as linalg on tensors -------===//
+//===- NormDecomposition.cpp - norm.normalize as linalg on tensors --------===//
 //
 // Part of the norm-mlir project.
 //
@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "norm/Conversion/NormToLinalg/NormToLinalg.h"
+#include "norm/IR/NormDecomposition.h"
 #include "norm/IR/NormNumerics.h"
 #include "norm/IR/NormOps.h"
 
@@ -29,12 +29,8 @@ namespace {
 /// reduced, so every variant is a set of parallel and reduction dims.
 class NormalizeDecomposer {
 public:
-  NormalizeDecomposer(OpBuilder &b, NormalizeOp op, PlantedBug bug)
-      : b(b), op(op), loc(op.getLoc()), acc(op.getAccumulationType()),
-        bug(bug) {
-    if (bug == PlantedBug::NarrowAccumulation)
-      acc = cast<FloatType>(op.getInputType().getElementType());
-  }
+  NormalizeDecomposer(OpBuilder &b, NormalizeOp op)
+      : b(b), op(op), loc(op.getLoc()), acc(op.getAccumulationType()) {}
 
   FailureOr<SmallVector<Value>> run();
 
@@ -229,24 +225,6 @@ private:
     return arith::UIToFPOp::create(b, loc, acc, i64);
   }
 
-  /// Testing only: n·(E[x²] − E[x]²), the cancellation-prone one-pass
-  /// variance numerics.md forbids, in place of Σ(x − mean)².
-  Value plantOnePassVariance(Value mean, Value count) {
-    Value sumSquares =
-        reduce({}, [&](OpBuilder &nb, Location nl, ValueRange args) {
-          Value v = toAcc(nb, nl, args[0]);
-          return arith::MulFOp::create(nb, nl, v, v).getResult();
-        });
-    return mapStatistics(
-        ValueRange{sumSquares, mean}, emptyStatistics(acc),
-        [&](OpBuilder &nb, Location nl, ValueRange args) {
-          Value meanSquare = arith::MulFOp::create(nb, nl, args[1], args[1]);
-          Value nMeanSquare = arith::MulFOp::create(nb, nl, meanSquare, count);
-          return SmallVector<Value>{
-              arith::SubFOp::create(nb, nl, args[0], nMeanSquare)};
-        })[0];
-  }
-
   /// Writes a statistics-shaped accumulation-type value into `init`.
   Value store(Value stats, Value init) {
     Type elementType = cast<ShapedType>(init.getType()).getElementType();
@@ -260,7 +238,6 @@ private:
   NormalizeOp op;
   Location loc;
   FloatType acc;
-  PlantedBug bug;
   std::optional<int64_t> groups, groupDim;
   int64_t rank = 0;
   SmallVector<bool> reduced;
@@ -325,11 +302,6 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
     // rstd = k · rsqrt(var_k + ε·k²).
     Value k = scaleFactors(maxAbs());
     auto [deviations, squares] = centeredSums(mean, k);
-    if (bug == PlantedBug::OnePassVariance) {
-      squares = plantOnePassVariance(mean, count);
-      k = filledStatistics(1.0);
-      deviations = filledStatistics(0.0);
-    }
     SmallVector<Value> varAndRstd = mapStatistics(
         ValueRange{squares, k, deviations, mean},
         ValueRange{emptyStatistics(acc), emptyStatistics(acc),
@@ -486,19 +458,9 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
 
 } // namespace
 
-FailureOr<PlantedBug> mlir::norm::parsePlantedBug(StringRef name) {
-  if (name.empty())
-    return PlantedBug::None;
-  if (name == "one-pass-variance")
-    return PlantedBug::OnePassVariance;
-  if (name == "narrow-accumulation")
-    return PlantedBug::NarrowAccumulation;
-  return failure();
-}
-
-FailureOr<SmallVector<Value>>
-mlir::norm::decomposeNormalizeOp(OpBuilder &b, NormalizeOp op, PlantedBug bug) {
+FailureOr<SmallVector<Value>> mlir::norm::decomposeNormalizeOp(OpBuilder &b,
+                                                               NormalizeOp op) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(op);
-  return NormalizeDecomposer(b, op, bug).run();
+  return NormalizeDecomposer(b, op).run();
 }
