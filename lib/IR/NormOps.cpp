@@ -763,11 +763,20 @@ static bool isWholeDim(Value value, int64_t dim, OpFoldResult offset,
   return failed(equal) || *equal;
 }
 
+/// Whether a tile must hold all of dim `d`: a reduced dim of an op that
+/// computes its statistics, or the group dim's axes of a GroupNorm. With
+/// given statistics every other dim is elementwise.
+static bool isTiledWhole(NormalizeOp op, int64_t d) {
+  return op.isReductionAxis(d) &&
+         (op.hasComputedStatistics() || op.getGroups());
+}
+
 SmallVector<utils::IteratorType> NormalizeOp::getLoopIteratorTypes() {
   SmallVector<utils::IteratorType> types(getRank(),
                                          utils::IteratorType::parallel);
   for (int64_t axis : getAxes())
-    types[axis] = utils::IteratorType::reduction;
+    if (isTiledWhole(*this, axis))
+      types[axis] = utils::IteratorType::reduction;
   return types;
 }
 
@@ -787,7 +796,8 @@ NormalizeOp::getTiledImplementation(OpBuilder &b,
                                     ArrayRef<OpFoldResult> offsets,
                                     ArrayRef<OpFoldResult> sizes) {
   for (int64_t axis : getAxes())
-    if (!isWholeDim(getInput(), axis, offsets[axis], sizes[axis]))
+    if (isTiledWhole(*this, axis) &&
+        !isWholeDim(getInput(), axis, offsets[axis], sizes[axis]))
       return emitOpError() << "cannot be tiled along reduction dim " << axis
                            << ": a tile holds whole slices";
   Location loc = getLoc();
@@ -836,7 +846,7 @@ bool NormalizeOp::isOpFusableWithConsumerSlice(unsigned resultNumber,
                                                ArrayRef<OpFoldResult> sizes) {
   OpOperand *init = getDpsInitOperand(resultNumber);
   for (auto [i, d] : llvm::enumerate(getOperandIterationDims(*this, *init))) {
-    bool whole = d < 0 || isReductionAxis(d);
+    bool whole = d < 0 || isTiledWhole(*this, d);
     if (whole && !isWholeDim(init->get(), i, offsets[i], sizes[i]))
       return false;
   }
@@ -859,7 +869,7 @@ LogicalResult NormalizeOp::getIterationDomainTileFromResultTile(
   }
   OpOperand *init = getDpsInitOperand(resultNumber);
   for (auto [i, d] : llvm::enumerate(getOperandIterationDims(*this, *init))) {
-    if (d < 0 || isReductionAxis(d))
+    if (d < 0 || isTiledWhole(*this, d))
       continue;
     iterDomainOffsets[d] = offsets[i];
     iterDomainSizes[d] = sizes[i];
@@ -896,7 +906,7 @@ getParallelTileFromOperandTiles(NormalizeOp op,
        llvm::zip_equal(operandNumbers, allOffsets, allSizes)) {
     OpOperand &operand = op->getOpOperand(number);
     for (auto [i, d] : llvm::enumerate(getOperandIterationDims(op, operand))) {
-      if (d < 0 || op.isReductionAxis(d)) {
+      if (d < 0 || isTiledWhole(op, d)) {
         if (!isWholeDim(operand.get(), i, operandOffsets[i], operandSizes[i]))
           return failure();
         continue;
@@ -910,7 +920,7 @@ getParallelTileFromOperandTiles(NormalizeOp op,
     }
   }
   for (int64_t d = 0; d < rank; ++d)
-    if (!op.isReductionAxis(d) && !offsets[d])
+    if (!isTiledWhole(op, d) && !offsets[d])
       return failure();
   return success();
 }
@@ -936,6 +946,8 @@ LogicalResult NormalizeOp::getIterationDomainTileFromOperandTiles(
     return failure();
   SmallVector<Range> domain = getIterationDomain(b);
   for (int64_t axis : getAxes()) {
+    if (!isTiledWhole(*this, axis))
+      continue;
     iterDomainOffsets[axis] = domain[axis].offset;
     iterDomainSizes[axis] = domain[axis].size;
   }

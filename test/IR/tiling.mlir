@@ -57,6 +57,35 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// With given statistics nothing is reduced: BatchNorm inference tiles along
+// its axes too (blocks of rows of an NHWC tensor), the per-channel
+// statistics, scale and bias sliced by the channel tile only.
+// CHECK-LABEL: func.func @batch_norm_inference_nhwc
+// CHECK: scf.forall (%[[N:.+]], %[[H:.+]], %[[C:.+]]) in (2, 3, 2)
+// CHECK-DAG: %[[H0:.+]] = affine.apply {{.*}}(%[[H]])
+// CHECK-DAG: %[[C0:.+]] = affine.apply {{.*}}(%[[C]])
+// CHECK: tensor.extract_slice %{{.+}}[%[[N]], %[[H0]], 0, %[[C0]]] [1, 2, 5, 8]
+// CHECK: tensor.extract_slice %{{.+}}[%[[C0]]] [8]
+// CHECK: norm.normalize standard axes = [0, 1, 2]
+// CHECK-SAME: ins(%{{[^ ]+}} : tensor<1x2x5x8xf32>)
+// CHECK-SAME: stats(%{{[^ ]+}}, %{{[^ ]+}} : tensor<8xf32>, tensor<8xf32>)
+func.func @batch_norm_inference_nhwc(%x: tensor<2x6x5x16xf32>, %m: tensor<16xf32>, %v: tensor<16xf32>) -> tensor<2x6x5x16xf32> {
+  %init = tensor.empty() : tensor<2x6x5x16xf32>
+  %y = norm.normalize standard axes = [0, 1, 2] epsilon = 1.0e-05
+      ins(%x : tensor<2x6x5x16xf32>) stats(%m, %v : tensor<16xf32>, tensor<16xf32>)
+      outs(%init : tensor<2x6x5x16xf32>) -> tensor<2x6x5x16xf32>
+  return %y : tensor<2x6x5x16xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %op = transform.structured.match ops{["norm.normalize"]} in %root : (!transform.any_op) -> !transform.any_op
+    %tiled, %loop = transform.structured.tile_using_forall %op tile_sizes [1, 2, 0, 8] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
 // A reduction dim cannot be split.
 func.func @negative_tile_reduction(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
   %init = tensor.empty() : tensor<8x64xf32>

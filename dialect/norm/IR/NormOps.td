@@ -97,7 +97,10 @@ def Norm_NormalizeOp : Norm_Op<"normalize", [
     `norm.normalize` on whole slices. The statistics-shaped operands and
     results are tiled by the parallel dims they are indexed by; the
     `groups` dim of GroupNorm is one of the axes, so GroupNorm tiles over
-    its other (batch) dims only and keeps each group whole. It implements
+    its other (batch) dims only and keeps each group whole. With given
+    statistics (`mean`/`variance` operands) nothing is reduced: every dim is
+    parallel and a tile may split the axes too (GroupNorm still keeps its
+    groups whole). It implements
     `AggregatedOpInterface`: `decomposeOperation` gives the linalg form on
     tensors, which carries the numerics of every target.
 
