@@ -30,6 +30,15 @@ void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
   // norm → linalg on tensors, except the ops that have a vector kernel:
   // they bufferize as they are and get it below.
   bool vectorKernels = options.vectorKernels;
+  int64_t vectorBits =
+      options.vectorBits > 0 ? options.vectorBits : getHostVectorBits();
+  // The ops with given statistics whose innermost dim is not reduced:
+  // tiled over threads, decomposed on the tile and vectorized there.
+  if (options.tiledLinalg) {
+    NormTileAndVectorizePassOptions tiling;
+    tiling.vectorBits = vectorBits;
+    pm.addPass(createNormTileAndVectorizePass(tiling));
+  }
   ConvertNormToLinalgPassOptions toLinalg;
   toLinalg.keepVectorKernels = vectorKernels;
   pm.addPass(createConvertNormToLinalgPass(toLinalg));
@@ -46,17 +55,21 @@ void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
+  // A tile's saved statistics are written where the result lives, not
+  // into a buffer copied there.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   buildBufferizeToOutParamsPipeline(pm);
 
   if (vectorKernels) {
     ConvertNormToVectorPassOptions toVector;
-    toVector.vectorBits =
-        options.vectorBits > 0 ? options.vectorBits : getHostVectorBits();
+    toVector.vectorBits = vectorBits;
     pm.addPass(createConvertNormToVectorPass(toVector));
     pm.addPass(createCanonicalizerPass());
   }
 
-  // linalg → loops: scf.parallel over the parallel dims.
+  // The tiles' scf.forall and linalg → loops: scf.parallel over the
+  // parallel dims.
+  pm.addPass(createForallToParallelLoopPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createCanonicalizerPass());
   if (options.openmp)

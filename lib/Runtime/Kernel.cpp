@@ -139,6 +139,7 @@ Kernel::compile(ModuleOp module, llvm::StringRef entry,
     CPUPipelineOptions pipelineOptions;
     pipelineOptions.openmp = options.openmp;
     pipelineOptions.vectorKernels = options.vectorKernels;
+    pipelineOptions.tiledLinalg = options.tiledLinalg;
     buildLowerToCPUPipeline(pm, pipelineOptions);
   }
   if (failed(pm.run(*lowered)))

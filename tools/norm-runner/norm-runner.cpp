@@ -89,6 +89,12 @@ static cl::opt<bool>
                   cl::desc("Lower the ops that have one to CPU vector kernels; "
                            "--vector-kernels=0 forces the linalg path"),
                   cl::init(true));
+static cl::opt<bool> tiledLinalg(
+    "tiled-linalg", cl::cat(runnerCategory),
+    cl::desc("Tile the ops with given statistics whose innermost dim is not "
+             "reduced over threads and vectorize them on the tile; "
+             "--tiled-linalg=0 lowers them through serial linalg loops"),
+    cl::init(true));
 static cl::opt<std::string> dumpObject(
     "dump-object", cl::cat(runnerCategory),
     cl::desc("Write the JIT-compiled kernel as an object file to this path "
@@ -172,6 +178,7 @@ int main(int argc, char **argv) {
   kernelOptions.target = target;
   kernelOptions.openmp = openmp;
   kernelOptions.vectorKernels = vectorKernels;
+  kernelOptions.tiledLinalg = tiledLinalg;
   kernelOptions.prePipeline = prePipeline;
   kernelOptions.objectPath = dumpObject;
   if (!dumpObject.empty()) {

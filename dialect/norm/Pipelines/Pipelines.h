@@ -31,6 +31,13 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "(convert-norm-to-vector); the others, and all with "
                      "false, go through linalg loops"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> tiledLinalg{
+      *this, "tiled-linalg",
+      llvm::cl::desc("Tile the ops with given statistics whose innermost "
+                     "dim is not reduced over threads and vectorize their "
+                     "linalg form on the tile (norm-tile-and-vectorize); "
+                     "false lowers them through serial linalg loops"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> vectorBits{
       *this, "vector-bits",
       llvm::cl::desc("Vector width of the kernels in bits; 0 detects the "

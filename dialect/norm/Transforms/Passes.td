@@ -48,6 +48,59 @@ def NormVectorizeElementwisePass : Pass<"norm-vectorize-elementwise"> {
   ];
 }
 
+def NormTileAndVectorizePass : Pass<"norm-tile-and-vectorize"> {
+  let summary = "Tile norm.normalize over threads, decompose it on the tile "
+                "and vectorize the tile's linalg form";
+  let description = [{
+    The CPU strategy for `norm.normalize` ops (tensor form) whose innermost
+    dim is not reduced: BatchNorm over `[N, C]`, NHWC BatchNorm and
+    InstanceNorm, any normalization whose statistics run along the
+    innermost dim. For each such op:
+
+    1. `TilingInterface` tiles it with `scf.forall` (the thread-parallel
+       loop): the innermost dim by `vectors-per-tile` vectors of the
+       accumulation type (fewer when the dim is short, so that there are at
+       least four tiles to share out), every other parallel dim by 1; the
+       reduced dims stay whole.
+    2. `AggregatedOpInterface` decomposes the tiled op into its linalg form
+       on the tile, so that one thread computes a tile's statistics and
+       normalizes it.
+    3. The sums are compensated (`norm-compensate-sums`): each lane
+       accumulates serially along the reduced dims.
+    4. Every linalg op of the tile is tiled to one innermost vector row
+       (`scf.for` over the other dims), its unit dims are folded, and it is
+       vectorized with `linalg::vectorize` (masked for a dynamic or partial
+       tile); the accumulators are hoisted into the loops' iteration
+       arguments, so each vector of the tile is an independent accumulator.
+
+    By default only ops with given statistics (BatchNorm inference) are
+    taken: one pass over the tile. With `computed-statistics`, ops that
+    compute their statistics are taken too; each tile then walks its
+    columns four times with the row stride, which on `[N, C]` BatchNorm is
+    slower than the serial loops until the reduced dims are also split
+    across threads. Ops that reduce their innermost dim, GroupNorm and the
+    memref form are left as they are.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "Vector width in bits">,
+    Option<"vectorsPerTile", "vectors-per-tile", "int64_t", /*default=*/"16",
+           "Vectors along the innermost dim per tile (independent "
+           "accumulators)">,
+    Option<"computedStatistics", "computed-statistics", "bool",
+           /*default=*/"false",
+           "Also take the ops that compute their statistics">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def NormMaskedHalfAsIntegerPass : Pass<"norm-masked-half-as-integer"> {
   let summary = "Masked loads and stores of 16-bit floats as 16-bit integers";
   let description = [{

@@ -7,6 +7,9 @@
 #ifndef NORM_TRANSFORMS_TRANSFORMS_H
 #define NORM_TRANSFORMS_TRANSFORMS_H
 
+#include "norm/IR/NormOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
@@ -16,6 +19,25 @@ namespace norm {
 /// tensors (see norm-compensate-sums).
 void populateCompensateSumsPatterns(RewritePatternSet &patterns,
                                     PatternBenefit benefit = 1);
+
+/// Options of the CPU tiling strategy (see norm-tile-and-vectorize).
+struct TileAndVectorizeOptions {
+  /// Vector width in bits.
+  int64_t vectorBits = 512;
+  /// Vectors per tile along the innermost dim: independent accumulators.
+  int64_t vectorsPerTile = 16;
+};
+
+/// Whether `op` is in the tensor form and its innermost dim is a parallel
+/// (statistics) dim, without groups: what tileAndVectorizeNormalize takes.
+bool hasInnermostParallelDim(NormalizeOp op);
+
+/// Tiles `op` over its parallel dims with scf.forall, decomposes the tiled
+/// op and vectorizes its linalg form along the innermost dim (see
+/// norm-tile-and-vectorize). Returns the loop, which replaces `op`.
+FailureOr<scf::ForallOp>
+tileAndVectorizeNormalize(RewriterBase &rewriter, NormalizeOp op,
+                          const TileAndVectorizeOptions &options);
 
 /// Masked loads and stores of f16/bf16 vectors as i16 vectors plus bitcasts
 /// (see norm-masked-half-as-integer).

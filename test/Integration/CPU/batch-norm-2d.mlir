@@ -1,6 +1,7 @@
 // BatchNorm over [N, C] (axes = [0]: the innermost dim is not reduced, so no
-// vector kernel; the linalg path) through the CPU pipeline, checked against
-// the fp64 reference.
+// vector kernel; the linalg path, tiled by norm-tile-and-vectorize for given
+// statistics, see tiled-linalg.mlir) through the CPU pipeline, checked
+// against the fp64 reference.
 // RUN: norm-runner %s --entry batch_norm_2d_inference_f32_dynamic --check | FileCheck %s
 // RUN: norm-runner %s --entry batch_norm_2d_training_f32_dynamic --check | FileCheck %s
 // RUN: norm-runner %s --entry batch_norm_2d_training_bf16_static --check | FileCheck %s

@@ -1,0 +1,119 @@
+// The tiled linalg strategy (norm-tile-and-vectorize) on ops whose innermost
+// dim is not reduced, through the CPU pipeline, checked against the fp64
+// reference on the adversarial set: BatchNorm inference over [N, C] and
+// NHWC (row blocks over threads, vectors of four registers, masked tails),
+// serial and on OpenMP threads, in f32, f16 and bf16, static and dynamic; and
+// the ops that compute their statistics through the pass's
+// computed-statistics form (column tiles, accumulators in registers).
+// RUN: norm-runner %s --entry bn_nc_inference_f32_dynamic --check --shape 1000x200 --shape 7x1030 --shape 3x1 --shape 0x5 | FileCheck %s
+// RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry bn_nc_inference_f32_dynamic --openmp --check --shape 1000x200 --shape 7x1030 | FileCheck %s
+// RUN: norm-runner %s --entry bn_nhwc_inference_f32_dynamic --check --shape 3x7x5x40 --shape 2x1x1x300 --shape 1x3x3x1 | FileCheck %s
+// RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry bn_nhwc_inference_f32_dynamic --openmp --check --shape 3x7x5x40 | FileCheck %s
+// RUN: norm-runner %s --entry bn_nc_inference_bf16_static --check | FileCheck %s
+// RUN: norm-runner %s --entry bn_nhwc_inference_f16_static --check | FileCheck %s
+// RUN: norm-runner %s --entry bn_nc_training_f32_dynamic --check --shape 1000x200 --shape 7x1030 --shape 3x1 --pre-pipeline='norm-tile-and-vectorize{computed-statistics=1}' | FileCheck %s
+// RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry bn_nhwc_training_bf16_static --openmp --check --pre-pipeline='norm-tile-and-vectorize{computed-statistics=1 vector-bits=256}' | FileCheck %s
+// CHECK: check: {{[1-9][0-9]*}} passed, 0 failed
+
+// The pipeline takes the strategy for given statistics only, and leaves no
+// copy and no call (allocation, libcall) in the threads' loops.
+// RUN: norm-opt %s -norm-lower-to-cpu-pipeline=vector-bits=512 -mlir-print-ir-after=norm-tile-and-vectorize -o /dev/null 2>&1 | FileCheck %s --check-prefix=PATH
+// PATH-LABEL: func.func @bn_nc_inference_f32_dynamic
+// PATH: scf.forall
+// PATH: scf.for
+// PATH: vector.transfer_read {{.*}} vector<64xf32>
+// PATH-NOT: linalg.generic
+// PATH-NOT: norm.normalize
+// PATH-LABEL: func.func @bn_nc_training_f32_dynamic
+// PATH-NOT: scf.forall
+// PATH: norm.normalize
+// RUN: norm-opt %s -norm-lower-to-cpu-pipeline=openmp=1 | FileCheck %s --check-prefix=LLVM
+// LLVM-NOT: memrefCopy
+// LLVM-LABEL: llvm.func @bn_nc_inference_f32_dynamic(
+// LLVM: omp.parallel
+// LLVM-NOT: llvm.call
+// LLVM: omp.wsloop
+// LLVM-NOT: llvm.call
+// LLVM: llvm.intr.masked.load
+// LLVM-NOT: llvm.call
+// LLVM: llvm.intr.masked.store
+// LLVM-NOT: llvm.call
+// LLVM: omp.terminator
+// LLVM-LABEL: llvm.func @_mlir_ciface_bn_nc_inference_f32_dynamic(
+// LLVM-NOT: memrefCopy
+
+func.func @bn_nc_inference_f32_dynamic(%x: tensor<?x?xf32>, %g: tensor<?xf32>, %b: tensor<?xf32>, %m: tensor<?xf32>, %v: tensor<?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %c = tensor.dim %x, %c1 : tensor<?x?xf32>
+  %init = tensor.empty(%n, %c) : tensor<?x?xf32>
+  %y = norm.normalize standard axes = [0] epsilon = 1.0e-05
+      ins(%x : tensor<?x?xf32>) scale(%g : tensor<?xf32>) bias(%b : tensor<?xf32>) affine_dims = [1]
+      stats(%m, %v : tensor<?xf32>, tensor<?xf32>)
+      outs(%init : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
+
+func.func @bn_nc_training_f32_dynamic(%x: tensor<?x?xf32>, %g: tensor<?xf32>, %b: tensor<?xf32>, %rm: tensor<?xf32>, %rv: tensor<?xf32>) -> (tensor<?x?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %c = tensor.dim %x, %c1 : tensor<?x?xf32>
+  %init = tensor.empty(%n, %c) : tensor<?x?xf32>
+  %sm = tensor.empty(%c) : tensor<?xf32>
+  %sv = tensor.empty(%c) : tensor<?xf32>
+  %r:5 = norm.normalize standard axes = [0] epsilon = 1.0e-05 momentum = 0.1 unbiased saved_variance
+      ins(%x : tensor<?x?xf32>) scale(%g : tensor<?xf32>) bias(%b : tensor<?xf32>) affine_dims = [1]
+      outs(%init : tensor<?x?xf32>) saved(%sm, %sv : tensor<?xf32>, tensor<?xf32>)
+      running(%rm, %rv : tensor<?xf32>, tensor<?xf32>)
+      -> tensor<?x?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>
+  return %r#0, %r#1, %r#2, %r#3, %r#4 : tensor<?x?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>
+}
+
+func.func @bn_nhwc_inference_f32_dynamic(%x: tensor<?x?x?x?xf32>, %g: tensor<?xf32>, %b: tensor<?xf32>, %m: tensor<?xf32>, %v: tensor<?xf32>) -> tensor<?x?x?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x?x?x?xf32>
+  %d1 = tensor.dim %x, %c1 : tensor<?x?x?x?xf32>
+  %d2 = tensor.dim %x, %c2 : tensor<?x?x?x?xf32>
+  %d3 = tensor.dim %x, %c3 : tensor<?x?x?x?xf32>
+  %init = tensor.empty(%d0, %d1, %d2, %d3) : tensor<?x?x?x?xf32>
+  %y = norm.normalize standard axes = [0, 1, 2] epsilon = 1.0e-05
+      ins(%x : tensor<?x?x?x?xf32>) scale(%g : tensor<?xf32>) bias(%b : tensor<?xf32>) affine_dims = [3]
+      stats(%m, %v : tensor<?xf32>, tensor<?xf32>)
+      outs(%init : tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  return %y : tensor<?x?x?x?xf32>
+}
+
+func.func @bn_nc_inference_bf16_static(%x: tensor<37x70xbf16>, %g: tensor<70xbf16>, %b: tensor<70xbf16>, %m: tensor<70xf32>, %v: tensor<70xf32>) -> tensor<37x70xbf16> {
+  %init = tensor.empty() : tensor<37x70xbf16>
+  %y = norm.normalize standard axes = [0] epsilon = 1.0e-05
+      ins(%x : tensor<37x70xbf16>) scale(%g : tensor<70xbf16>) bias(%b : tensor<70xbf16>) affine_dims = [1]
+      stats(%m, %v : tensor<70xf32>, tensor<70xf32>)
+      outs(%init : tensor<37x70xbf16>) -> tensor<37x70xbf16>
+  return %y : tensor<37x70xbf16>
+}
+
+func.func @bn_nhwc_inference_f16_static(%x: tensor<2x5x3x24xf16>, %g: tensor<24xf16>, %b: tensor<24xf16>, %m: tensor<24xf16>, %v: tensor<24xf16>) -> tensor<2x5x3x24xf16> {
+  %init = tensor.empty() : tensor<2x5x3x24xf16>
+  %y = norm.normalize standard axes = [0, 1, 2] epsilon = 1.0e-05
+      ins(%x : tensor<2x5x3x24xf16>) scale(%g : tensor<24xf16>) bias(%b : tensor<24xf16>) affine_dims = [3]
+      stats(%m, %v : tensor<24xf16>, tensor<24xf16>)
+      outs(%init : tensor<2x5x3x24xf16>) -> tensor<2x5x3x24xf16>
+  return %y : tensor<2x5x3x24xf16>
+}
+
+func.func @bn_nhwc_training_bf16_static(%x: tensor<2x5x3x40xbf16>, %g: tensor<40xbf16>, %b: tensor<40xbf16>, %rm: tensor<40xf32>, %rv: tensor<40xf32>) -> (tensor<2x5x3x40xbf16>, tensor<40xf32>, tensor<40xf32>, tensor<40xf32>, tensor<40xf32>) {
+  %init = tensor.empty() : tensor<2x5x3x40xbf16>
+  %sm = tensor.empty() : tensor<40xf32>
+  %sv = tensor.empty() : tensor<40xf32>
+  %r:5 = norm.normalize standard axes = [0, 1, 2] epsilon = 1.0e-05 momentum = 0.1 unbiased saved_variance
+      ins(%x : tensor<2x5x3x40xbf16>) scale(%g : tensor<40xbf16>) bias(%b : tensor<40xbf16>) affine_dims = [3]
+      outs(%init : tensor<2x5x3x40xbf16>) saved(%sm, %sv : tensor<40xf32>, tensor<40xf32>)
+      running(%rm, %rv : tensor<40xf32>, tensor<40xf32>)
+      -> tensor<2x5x3x40xbf16>, tensor<40xf32>, tensor<40xf32>, tensor<40xf32>, tensor<40xf32>
+  return %r#0, %r#1, %r#2, %r#3, %r#4 : tensor<2x5x3x40xbf16>, tensor<40xf32>, tensor<40xf32>, tensor<40xf32>, tensor<40xf32>
+}

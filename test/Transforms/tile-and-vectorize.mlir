@@ -1,0 +1,112 @@
+// RUN: norm-opt %s -norm-tile-and-vectorize -split-input-file | FileCheck %s
+// RUN: norm-opt %s -norm-tile-and-vectorize="computed-statistics=1" -split-input-file | FileCheck %s --check-prefix=STATS
+// RUN: not norm-opt %s -norm-tile-and-vectorize="vectors-per-tile=0" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: vector-bits must be at least 8 and vectors-per-tile positive, got 512 and 0
+
+// Given statistics: decomposed whole, the normalize step tiled into blocks of
+// whole rows (64 KiB: 16 rows of 1024 f32) on scf.forall, each row in masked
+// vector<64xf32> (four 512-bit registers); the per-channel rstd map stays
+// outside the loop.
+// CHECK-LABEL: func.func @bn_nc_inference
+// CHECK: linalg.generic
+// CHECK: math.rsqrt
+// CHECK: scf.forall (%[[ROW:.+]]) = (0) to (4096) step (16)
+// CHECK:   scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}}
+// CHECK:     scf.for %{{.+}} = %{{.+}} to %{{.+}} step %[[C64:.+]] iter_args
+// CHECK:       vector.transfer_read %{{.+}} : tensor<4096x1024xf32>, vector<64xf32>
+// CHECK:       arith.subf {{.*}} : vector<64xf32>
+// CHECK:       vector.transfer_write {{.*}} : vector<64xf32>, tensor<1x64xf32>
+// CHECK:   scf.forall.in_parallel
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// STATS-LABEL: func.func @bn_nc_inference
+// STATS: scf.forall ({{.+}}) = (0) to (4096) step (16)
+func.func @bn_nc_inference(%x: tensor<4096x1024xf32>, %g: tensor<1024xf32>, %b: tensor<1024xf32>, %m: tensor<1024xf32>, %v: tensor<1024xf32>) -> tensor<4096x1024xf32> {
+  %init = tensor.empty() : tensor<4096x1024xf32>
+  %y = norm.normalize standard axes = [0] epsilon = 1.0e-05
+      ins(%x : tensor<4096x1024xf32>) scale(%g : tensor<1024xf32>) bias(%b : tensor<1024xf32>) affine_dims = [1]
+      stats(%m, %v : tensor<1024xf32>, tensor<1024xf32>)
+      outs(%init : tensor<4096x1024xf32>) -> tensor<4096x1024xf32>
+  return %y : tensor<4096x1024xf32>
+}
+
+// -----
+
+// Computed statistics are left alone by default; with computed-statistics
+// the op is tiled over its channels (16 of 64: four tiles), decomposed on the
+// tile, and each reduction is one scf.for over the rows whose compensated
+// accumulators are vector<16xf32> iteration arguments (no tensor in the
+// loop-carried state); the normalize step writes rows of the tile.
+// CHECK-LABEL: func.func @bn_training
+// CHECK-NOT: scf.forall
+// CHECK: norm.normalize
+// STATS-LABEL: func.func @bn_training
+// STATS: scf.forall (%[[C:.+]]) = (0) to (64) step (16)
+// STATS:   scf.for {{.*}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (vector<16xf32>, vector<16xf32>)
+// STATS:     vector.transfer_read %{{.+}}[%{{.+}}, %[[C]]]{{.*}} : tensor<256x64xf32>, vector<16xf32>
+// STATS:   scf.for {{.*}} -> (vector<16xf32>)
+// STATS:     math.absf {{.*}} : vector<16xf32>
+// STATS:     arith.maximumf {{.*}} : vector<16xf32>
+// STATS:   scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// STATS:   math.rsqrt {{.*}} : vector<16xf32>
+// STATS:   scf.for {{.*}} -> (tensor<256x16xf32>)
+// STATS:   scf.forall.in_parallel
+// STATS-NOT: linalg.generic
+// STATS-NOT: norm.normalize
+// STATS: return
+func.func @bn_training(%x: tensor<256x64xf32>, %g: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<256x64xf32> {
+  %init = tensor.empty() : tensor<256x64xf32>
+  %r = norm.normalize standard axes = [0] epsilon = 1.0e-05
+      ins(%x : tensor<256x64xf32>) scale(%g : tensor<64xf32>) bias(%b : tensor<64xf32>) affine_dims = [1]
+      outs(%init : tensor<256x64xf32>) -> tensor<256x64xf32>
+  return %r : tensor<256x64xf32>
+}
+
+// -----
+
+// NHWC with dynamic sizes: whole rows of C, kTileBytes / (4·C) of them per
+// tile along W, computed at run time; masked transfers for the tail of C.
+// CHECK-LABEL: func.func @bn_nhwc_inference_dynamic
+// CHECK: %[[C:.+]] = tensor.dim %{{.+}}, %{{.+}} : tensor<?x?x?x?xf32>
+// CHECK: %[[BYTES:.+]] = arith.muli %[[C]], %{{.+}} : index
+// CHECK: arith.divui
+// CHECK: %[[ROWS:.+]] = arith.maxui
+// CHECK: scf.forall (%{{.+}}, %{{.+}}, %{{.+}}) = (0, 0, 0) to (%{{.+}}, %{{.+}}, %{{.+}}) step (1, 1, %[[ROWS]])
+// CHECK:   %[[MASK:.+]] = vector.create_mask %{{.+}} : vector<64xi1>
+// CHECK:   vector.transfer_read {{.*}}, %[[MASK]] {{.*}} vector<64xf32>
+// CHECK:   vector.transfer_write {{.*}}, %[[MASK]] {{.*}} vector<64xf32>
+func.func @bn_nhwc_inference_dynamic(%x: tensor<?x?x?x?xf32>, %g: tensor<?xf32>, %b: tensor<?xf32>, %m: tensor<?xf32>, %v: tensor<?xf32>, %init: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
+  %y = norm.normalize standard axes = [0, 1, 2] epsilon = 1.0e-05
+      ins(%x : tensor<?x?x?x?xf32>) scale(%g : tensor<?xf32>) bias(%b : tensor<?xf32>) affine_dims = [3]
+      stats(%m, %v : tensor<?xf32>, tensor<?xf32>)
+      outs(%init : tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  return %y : tensor<?x?x?x?xf32>
+}
+
+// -----
+
+// Ops that reduce their innermost dim (LayerNorm) and GroupNorm are left for
+// the other strategies.
+// CHECK-LABEL: func.func @layer_norm
+// CHECK-NOT: scf.forall
+// CHECK: norm.normalize
+// STATS-LABEL: func.func @layer_norm
+// STATS-NOT: scf.forall
+// STATS: norm.normalize
+func.func @layer_norm(%x: tensor<8x768xf32>, %init: tensor<8x768xf32>) -> tensor<8x768xf32> {
+  %y = norm.normalize standard axes = [1] epsilon = 1.0e-05
+      ins(%x : tensor<8x768xf32>) outs(%init : tensor<8x768xf32>) -> tensor<8x768xf32>
+  return %y : tensor<8x768xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @group_norm_channels_last
+// CHECK-NOT: scf.forall
+// CHECK: norm.normalize
+func.func @group_norm_channels_last(%x: tensor<2x4x4x32xf32>, %init: tensor<2x4x4x32xf32>) -> tensor<2x4x4x32xf32> {
+  %y = norm.normalize standard axes = [1, 2, 3] epsilon = 1.0e-05 groups = 8 on 3
+      ins(%x : tensor<2x4x4x32xf32>) outs(%init : tensor<2x4x4x32xf32>) -> tensor<2x4x4x32xf32>
+  return %y : tensor<2x4x4x32xf32>
+}
