@@ -10,6 +10,8 @@ oneDNN driver first. For every kernel, shape, dtype and thread count:
              (OMP_NUM_THREADS)
   PyTorch    torch.nn.functional.* under torch.inference_mode(), in a worker
              subprocess per thread count (torch.set_num_threads)
+  baseline   with --baseline-runner: another revision's norm-runner, run
+             exactly as norm-mlir's (bench/run.sh --baseline REV builds it)
 
 Every GB/s uses norm-runner's byte count for that kernel, shape and dtype,
 so the ratios are time ratios. Writes OUT/results.md, OUT/results.json and
@@ -42,19 +44,44 @@ FAMILIES = {
     "rms_norm": ("rms_norm.mlir", "RMSNorm"),
     "batch_norm_inference": ("batch_norm_inference.mlir", "BatchNorm inference"),
     "batch_norm_training": ("batch_norm_training.mlir", "BatchNorm training"),
+    "batch_norm_nc_inference": ("batch_norm_nc_inference.mlir", "BatchNorm inference [N, C]"),
+    "batch_norm_nc_training": ("batch_norm_nc_training.mlir", "BatchNorm training [N, C]"),
+    "batch_norm_nhwc_inference": ("batch_norm_nhwc_inference.mlir", "BatchNorm inference NHWC"),
+    "batch_norm_nhwc_training": ("batch_norm_nhwc_training.mlir", "BatchNorm training NHWC"),
     "group_norm": ("group_norm.mlir", "GroupNorm (G=32)"),
     "instance_norm": ("instance_norm.mlir", "InstanceNorm"),
 }
 ROWWISE = ("layer_norm", "rms_norm")
+# BatchNorm over a 2-D [N, C] tensor and over NHWC: the channels are the
+# last dim (shape[-1]), not shape[1] as in the NCHW kernels.
+BN_NC = ("batch_norm_nc_inference", "batch_norm_nc_training")
+BN_NHWC = ("batch_norm_nhwc_inference", "batch_norm_nhwc_training")
+CHANNELS_LAST = BN_NC + BN_NHWC
+NC_AS_NHWC = "NxCx1x1-nhwc"
+# The BatchNorm kernel (oneDNN driver name, PyTorch mode) of each family.
+BN_KIND = {
+    "batch_norm_inference": "batch_norm_inference",
+    "batch_norm_training": "batch_norm_training",
+    "batch_norm_nc_inference": "batch_norm_inference",
+    "batch_norm_nc_training": "batch_norm_training",
+    "batch_norm_nhwc_inference": "batch_norm_inference",
+    "batch_norm_nhwc_training": "batch_norm_training",
+}
 GROUPS = 32  # the GroupNorm spec's groups
 
-# The issue's sweep.
+# The issue's sweep. NCHW_SHAPES: every kernel that is not LayerNorm/RMSNorm,
+# in the spec's dim order (N x C for the [N, C] BatchNorm, N x H x W x C for
+# NHWC).
 ROW_NS = [128, 768, 1024, 4096, 8192, 16384]
 CACHE_ELEMENTS = 256 * 1024  # M*N of a cache-resident LayerNorm/RMSNorm
 DRAM_TENSOR_BYTES = 256 * MiB  # M*N*elem of a DRAM-resident one
 NCHW_SHAPES = {
     "batch_norm_inference": [(32, 64, 56, 56), (50, 256, 56, 56)],
     "batch_norm_training": [(32, 64, 56, 56), (50, 256, 56, 56)],
+    "batch_norm_nc_inference": [(65536, 1024)],
+    "batch_norm_nc_training": [(65536, 1024)],
+    "batch_norm_nhwc_inference": [(32, 56, 56, 64)],
+    "batch_norm_nhwc_training": [(32, 56, 56, 64)],
     "group_norm": [(2, 320, 64, 64), (1, 512, 96, 96)],
     "instance_norm": [(16, 64, 128, 128)],
 }
@@ -65,6 +92,10 @@ QUICK_DRAM_TENSOR_BYTES = 8 * MiB
 QUICK_NCHW_SHAPES = {
     "batch_norm_inference": [(8, 64, 28, 28)],
     "batch_norm_training": [(8, 64, 28, 28)],
+    "batch_norm_nc_inference": [(4096, 256)],
+    "batch_norm_nc_training": [(4096, 256)],
+    "batch_norm_nhwc_inference": [(8, 28, 28, 64)],
+    "batch_norm_nhwc_training": [(8, 28, 28, 64)],
     "group_norm": [(1, 320, 32, 32)],
     "instance_norm": [(4, 64, 32, 32)],
 }
@@ -109,10 +140,11 @@ def estimate_bytes(family, shape, dtype):
         return 2 * x + 2 * shape[1] * e
     if family == "rms_norm":
         return 2 * x + shape[1] * e
-    c = shape[1]
-    if family == "batch_norm_inference":
+    c = shape[-1] if family in CHANNELS_LAST else shape[1]
+    kind = BN_KIND.get(family)
+    if kind == "batch_norm_inference":
         return 2 * x + 2 * c * e + 2 * c * 4
-    if family == "batch_norm_training":
+    if kind == "batch_norm_training":
         return 2 * x + 2 * c * e + 6 * c * 4
     if family == "group_norm":
         return 2 * x + 2 * c * e
@@ -193,9 +225,12 @@ def snapshot_runner(path, dest):
         time.sleep(3)
 
 
-def run_norm_runner(args, cases, threads):
+def run_norm_runner(args, cases, threads, runner=None, who="norm-mlir"):
     """One norm-runner process per (family, dtype, bench seconds): one
-    compile, all its shapes. Returns {case id: result}."""
+    compile, all its shapes. `runner`: args.runner unless given (the
+    baseline's). Returns {case id: result}; a case the runner gave no row
+    for (it failed, or cannot compile the spec) gets {"error"}."""
+    runner = runner or args.runner
     results = {}
     groups = {}
     for c in cases:
@@ -206,14 +241,14 @@ def run_norm_runner(args, cases, threads):
         entry = f"{family}_{dtype}"
         with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tmp:
             json_path = tmp.name
-        cmd = [args.runner, spec, "--entry", entry, "--bench",
+        cmd = [runner, spec, "--entry", entry, "--bench",
                "--bench-seconds", str(seconds), "--json", json_path]
         for c in group:
             cmd += ["--shape", c["shape_str"]]
         env = dict(os.environ, OMP_NUM_THREADS=str(threads))
         if threads > 1:
             cmd.append("--openmp")
-        log(f"norm-mlir {entry} threads={threads}: {len(group)} shape(s)")
+        log(f"{who} {entry} threads={threads}: {len(group)} shape(s)")
         t0 = time.time()
         try:
             proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE,
@@ -249,15 +284,40 @@ def run_norm_runner(args, cases, threads):
                 "threads": r.get("threads", threads),
                 "compile_ms": compile_ms,
             }
-        log(f"norm-mlir {entry} threads={threads}: done in {time.time() - t0:.1f} s")
+        log(f"{who} {entry} threads={threads}: done in {time.time() - t0:.1f} s")
     return results
 
 
 # ------------------------------------------------------------------- oneDNN
 
 
+def onednn_layouts(args, family):
+    """The layouts oneDNN runs a family in; the first is the primary number,
+    the spec's own layout. None: the driver's only layout for the shape
+    (row-major M x N; nc for [N, C])."""
+    if family in ROWWISE:
+        return [None]
+    if family in BN_NC:
+        # oneDNN 2.6 runs a 2-D nc tensor with its plain C++ kernel
+        # (ncsp_bnorm); the same bytes viewed as N x C x 1 x 1 nhwc get the
+        # JIT one: that view is the "best layout" candidate.
+        return [None, NC_AS_NHWC]
+    if family in BN_NHWC:
+        return ["nhwc"] + [l for l in args.onednn_layouts if l != "nhwc"]
+    return args.onednn_layouts
+
+
 def onednn_once(args, case, threads, layout):
-    cmd = [args.onednn, case["family"], case["shape_str"], case["dtype"],
+    kernel, shape = BN_KIND.get(case["family"], case["family"]), case["shape"]
+    label = layout
+    if case["family"] in BN_NHWC:
+        # The driver takes the logical N x C x H x W and a layout: the spec's
+        # N x H x W x C is that tensor in the nhwc layout.
+        n, h, w, c = shape
+        shape = [n, c, h, w]
+    if layout == NC_AS_NHWC:
+        shape, layout = list(shape) + [1, 1], "nhwc"
+    cmd = [args.onednn, kernel, shape_str(shape), case["dtype"],
            "--seconds", str(seconds_for(case, args))]
     if layout:
         cmd += ["--layout", layout]
@@ -268,7 +328,10 @@ def onednn_once(args, case, threads, layout):
         lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]
         if proc.returncode != 0 or not lines:
             return {"error": f"exit {proc.returncode}: {proc.stderr.strip()[-300:]}"}
-        return json.loads(lines[-1])
+        r = json.loads(lines[-1])
+        if label == NC_AS_NHWC:
+            r["layout"] = label
+        return r
     except Exception as e:  # noqa: BLE001
         return {"error": f"{type(e).__name__}: {e}"}
 
@@ -276,11 +339,12 @@ def onednn_once(args, case, threads, layout):
 def run_onednn(args, cases, threads):
     """The NCHW kernels run in every layout of --onednn-layouts (nchw first:
     the primary number, the same layout as the norm-mlir spec; the others are
-    the same logical tensor in oneDNN's preferred layouts). Returns {case id:
-    nchw result + "best" (the fastest layout) + "layouts"}."""
+    the same logical tensor in oneDNN's preferred layouts; NHWC: nhwc first).
+    Returns {case id: primary result + "best" (the fastest layout) +
+    "layouts"}."""
     results = {}
     for c in cases:
-        layouts = [None] if c["family"] in ROWWISE else args.onednn_layouts
+        layouts = onednn_layouts(args, c["family"])
         per_layout = {}
         for layout in layouts:
             r = onednn_once(args, c, threads, layout)
@@ -338,14 +402,20 @@ def torch_worker():
             if has_rms:
                 return lambda: F.rms_norm(x, (n,), w, 1e-6)
             return lambda: x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * w
-        c = shape[1]
+        c = shape[-1] if family in CHANNELS_LAST else shape[1]
+        if family in BN_NHWC:
+            # N x H x W x C storage as PyTorch's channels_last N x C x H x W
+            # (a view: the same bytes as the spec's tensor).
+            x = x.permute(0, 3, 1, 2)
+            assert x.is_contiguous(memory_format=torch.channels_last)
         w = (torch.rand(c, generator=gen) + 0.5).to(dt)
         b = (torch.randn(c, generator=gen) * 0.1).to(dt)
         rm = torch.randn(c, generator=gen) * 0.1
         rv = torch.rand(c, generator=gen) + 0.5
-        if family == "batch_norm_inference":
+        kind = BN_KIND.get(family)
+        if kind == "batch_norm_inference":
             return lambda: F.batch_norm(x, rm, rv, w, b, False, 0.1, 1e-5)
-        if family == "batch_norm_training":
+        if kind == "batch_norm_training":
             return lambda: F.batch_norm(x, rm, rv, w, b, True, 0.1, 1e-5)
         if family == "group_norm":
             return lambda: F.group_norm(x, GROUPS, w, b, 1e-5)
@@ -452,11 +522,13 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
-def combine(cases, threads_list, nm, dnnl, pt):
+def combine(cases, threads_list, nm, dnnl, pt, bl=None):
+    """bl: the baseline norm-runner's results, as nm (None: no baseline)."""
     rows = []
     for t in threads_list:
         for c in cases:
             n = nm[t].get(c["id"], {"error": "not run"})
+            b = bl[t].get(c["id"], {"error": "not run"}) if bl is not None else None
             o = dnnl[t].get(c["id"], {"error": "not run"})
             p = pt[t].get(c["id"], {"error": "not run"})
             nbytes = n.get("bytes")
@@ -478,6 +550,9 @@ def combine(cases, threads_list, nm, dnnl, pt):
                 "copy_gbps": n.get("copy_gb_per_s"),
                 "fraction_of_copy": n.get("fraction_of_copy"),
                 "onednn_gbps": gbps(o), "torch_gbps": gbps(p),
+                # The row's byte count, not the baseline's own (which a change
+                # of the byte model would move): vs baseline stays a time ratio.
+                "baseline": b, "baseline_gbps": gbps(b) if b is not None else None,
                 "onednn_best_gbps": gbps(o.get("best") or {}),
                 "onednn_best_layout": (o.get("best") or {}).get("layout"),
                 "compile_ms": n.get("compile_ms"),
@@ -487,6 +562,7 @@ def combine(cases, threads_list, nm, dnnl, pt):
             row["ratio_torch"] = ng / row["torch_gbps"] if ng and row["torch_gbps"] else None
             row["ratio_onednn_best"] = (ng / row["onednn_best_gbps"]
                                         if ng and row["onednn_best_gbps"] else None)
+            row["ratio_baseline"] = ng / row["baseline_gbps"] if ng and row["baseline_gbps"] else None
             rows.append(row)
     return rows
 
@@ -501,6 +577,8 @@ def summarize(rows, threads_list):
             vs_dnnl = [r["ratio_onednn"] for r in fr if r["ratio_onednn"]]
             vs_torch = [r["ratio_torch"] for r in fr if r["ratio_torch"]]
             vs_best = [r["ratio_onednn_best"] for r in fr if r["ratio_onednn_best"]]
+            vs_base = [r for r in fr if r["ratio_baseline"]]
+            min_base = min(vs_base, key=lambda r: r["ratio_baseline"]) if vs_base else None
             dram_frac = [r["fraction_of_copy"] for r in fr
                          if r["regime"] == "dram" and r["fraction_of_copy"]]
             bf16_ratio = None
@@ -525,6 +603,11 @@ def summarize(rows, threads_list):
                 "geomean_vs_onednn_best_layout": geomean(vs_best),
                 "min_vs_onednn_best_layout": min(vs_best) if vs_best else None,
                 "geomean_vs_torch": geomean(vs_torch), "n_vs_torch": len(vs_torch),
+                "geomean_vs_baseline": geomean([r["ratio_baseline"] for r in vs_base]),
+                "n_vs_baseline": len(vs_base),
+                "min_vs_baseline": min_base["ratio_baseline"] if min_base else None,
+                "min_vs_baseline_row": (f"{min_base['shape']} {min_base['dtype']}"
+                                        if min_base else None),
                 "dram_fraction_of_copy": statistics.mean(dram_frac) if dram_frac else None,
                 "bf16_over_f32_elems_per_s_dram": bf16_ratio,
             })
@@ -554,6 +637,7 @@ def best_cell(r):
 
 
 def write_markdown(path, meta, rows, summary, quick):
+    base = meta.get("baseline_runner") is not None
     L = []
     L.append("# norm-mlir vs oneDNN vs PyTorch (CPU)")
     L.append("")
@@ -562,6 +646,12 @@ def write_markdown(path, meta, rows, summary, quick):
     L.append(f"- oneDNN {meta.get('onednn_version') or '?'}; PyTorch {meta.get('torch_version') or '?'} "
              f"(RMSNorm via {meta.get('torch_rms_norm') or '?'}); norm-runner `{meta['runner']}` "
              f"built {meta['runner_mtime']}")
+    if base:
+        L.append(f"- baseline: `{meta['baseline_rev']}` = `{meta.get('baseline_sha') or '?'}`, "
+                 f"norm-runner `{meta['baseline_runner']}` built {meta['baseline_runner_mtime']}, "
+                 "run exactly as norm-mlir's (the current tree's specs, shapes, threads and "
+                 "seconds, in the same rounds); vs baseline = norm-mlir GB/s / baseline GB/s "
+                 "(> 1: the current revision is faster).")
     L.append(f"- bench seconds: {meta['seconds']} (dram rows {meta['dram_seconds']}), median per call "
              f"after 3 warm-up calls, at least 5 calls (oneDNN, PyTorch: 1 warm-up and at least 3 calls "
              f"when a call takes > 0.25 s); {meta.get('rounds', 1)} round(s), each (family, dtype) "
@@ -582,13 +672,22 @@ def write_markdown(path, meta, rows, summary, quick):
     L.append("")
     L.append("## Summary")
     L.append("")
-    L.append("| kernel | threads | rows | geomean vs oneDNN | min vs oneDNN "
+    L.append("| kernel | threads | rows "
+             + ("| geomean vs baseline | min vs baseline (row) " if base else "")
+             + "| geomean vs oneDNN | min vs oneDNN "
              "| geomean (min) vs oneDNN best layout | geomean vs PyTorch "
              "| dram % of copy | bf16/f32 elem/s (dram) |")
-    L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    L.append("|---|---:|---:|" + ("---:|---:|" if base else "") + "---:|---:|---:|---:|---:|---:|")
     for s in summary:
+        base_cells = ""
+        if base:
+            base_cells = (f"| {fmt(s['geomean_vs_baseline'], '.3f')}"
+                          + (f" ({s['n_vs_baseline']})" if s['n_vs_baseline'] else "")
+                          + f" | {fmt(s['min_vs_baseline'], '.3f')}"
+                          + (f" ({s['min_vs_baseline_row']})" if s['min_vs_baseline_row'] else "")
+                          + " ")
         L.append(
-            f"| {s['family']} | {s['threads']} | {s['rows']} "
+            f"| {s['family']} | {s['threads']} | {s['rows']} " + base_cells +
             f"| {fmt(s['geomean_vs_onednn'], '.3f')}" + (f" ({s['n_vs_onednn']})" if s['n_vs_onednn'] else "")
             + f" | {fmt(s['min_vs_onednn'], '.3f')} "
             f"| {fmt(s['geomean_vs_onednn_best_layout'], '.3f')} ({fmt(s['min_vs_onednn_best_layout'], '.3f')}) "
@@ -596,13 +695,23 @@ def write_markdown(path, meta, rows, summary, quick):
             + f" | {fmt(None if s['dram_fraction_of_copy'] is None else 100 * s['dram_fraction_of_copy'], '.1f')}"
             f" | {fmt(s['bf16_over_f32_elems_per_s_dram'], '.2f')} |")
     L.append("")
-    L.append("(n) = rows with a number for both sides. vs oneDNN: oneDNN on the same layout "
-             "as the norm-mlir spec (row-major M×N, NCHW). vs oneDNN best layout: the fastest of "
-             f"{', '.join(meta['onednn_layouts'])} for the NCHW kernels (the same logical tensor; "
-             "oneDNN 2.6's AVX2 JIT batch normalization takes nhwc and nChw8c only, plain NCHW "
-             "gets a simple C++ kernel), reorders not counted. dram % of copy: mean over the rows "
-             "with a data tensor ≥ 64 MiB. bf16/f32: norm-mlir elements per second, bf16 over "
-             "f32, geometric mean over the dram rows of equal N.")
+    L.append("(n) = rows with a number for both sides. "
+             + ("min vs baseline: the slowest row against the baseline, and its shape. " if base else "")
+             + "vs oneDNN: oneDNN on the same layout "
+             "as the norm-mlir spec (row-major M×N, [N, C], NCHW, NHWC). vs oneDNN best layout: the "
+             f"fastest of {', '.join(meta['onednn_layouts'])} for the NCHW and NHWC kernels (the same "
+             "logical tensor; oneDNN 2.6's AVX2 JIT batch normalization takes nhwc and nChw8c only, "
+             "plain NCHW gets a simple C++ kernel), reorders not counted; for [N, C]: the faster of "
+             f"nc and the same bytes viewed as N×C×1×1 nhwc (`{NC_AS_NHWC}`; oneDNN 2.6 runs a 2-D nc "
+             "tensor with its C++ kernel `ncsp_bnorm`). dram % of copy: mean over "
+             "the rows with a data tensor ≥ 64 MiB. bf16/f32: norm-mlir elements per second, bf16 "
+             "over f32, geometric mean over the dram rows of equal N.")
+    L.append("")
+    L.append("Kernels and the shape's dim order: `layer_norm`, `rms_norm`: M×N, over N; "
+             "`batch_norm_*`, `group_norm`, `instance_norm`: N×C×H×W (NCHW); "
+             "`batch_norm_nc_*`: N×C, a 2-D tensor, over N; `batch_norm_nhwc_*`: N×H×W×C "
+             "(channels last; PyTorch: the same bytes as a channels_last N×C×H×W tensor), "
+             "over N, H, W.")
     L.append("")
     fam_order = list(FAMILIES)
     regime_order = {"cache": 0, "mid": 1, "dram": 2}
@@ -610,16 +719,25 @@ def write_markdown(path, meta, rows, summary, quick):
                                        regime_order.get(r["regime"], 3), r["elements"], r["shape"]))
     L.append("## All rows")
     L.append("")
-    L.append("| kernel | shape | dtype | regime | thr | MB | norm-mlir µs | norm-mlir GB/s | copy GB/s "
+    L.append("| kernel | shape | dtype | regime | thr | MB | norm-mlir µs | norm-mlir GB/s "
+             + ("| baseline GB/s | vs baseline " if base else "")
+             + "| copy GB/s "
              "| % of copy | oneDNN GB/s | oneDNN best layout GB/s | PyTorch GB/s | vs oneDNN "
              "| vs oneDNN best | vs PyTorch | compile ms |")
-    L.append("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    L.append("|---|---|---|---|---:|---:|---:|---:|" + ("---:|---:|" if base else "")
+             + "---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         nm = r["norm_mlir"]
+        base_cells = ""
+        if base:
+            # A baseline that failed on the row (a spec it cannot compile, ...)
+            # is just missing here; its error is in the notes and results.json.
+            base_cells = (f"| {fmt(r['baseline_gbps'])} | {fmt(r['ratio_baseline'], '.3f')} ")
         L.append(
             f"| {r['family']} | {r['shape']} | {r['dtype']} | {r['regime']} | {r['threads']} "
             f"| {r['bytes'] / 1e6:.1f}{'*' if r['bytes_source'] != 'norm-runner' else ''} "
             f"| {fmt(nm.get('us_per_call'), '.1f', 'err')} | {fmt(r['norm_mlir_gbps'], '.2f', 'err')} "
+            + base_cells +
             f"| {fmt(r['copy_gbps'])} | {fmt(None if r['fraction_of_copy'] is None else 100 * r['fraction_of_copy'], '.1f')} "
             f"| {peer_cell(r, 'onednn')} "
             f"| {best_cell(r)} | {peer_cell(r, 'torch')} "
@@ -631,8 +749,9 @@ def write_markdown(path, meta, rows, summary, quick):
     for r in rows:
         if "unsupported" in r["onednn"]:
             notes.setdefault(("oneDNN", r["family"], r["dtype"]), r["onednn"]["unsupported"])
-        for who, key in (("norm-mlir", "norm_mlir"), ("oneDNN", "onednn"), ("PyTorch", "torch")):
-            if "error" in r[key]:
+        for who, key in (("norm-mlir", "norm_mlir"), ("baseline", "baseline"),
+                         ("oneDNN", "onednn"), ("PyTorch", "torch")):
+            if r[key] is not None and "error" in r[key]:
                 notes.setdefault((who + " error", r["family"], r["dtype"]), r[key]["error"])
     if notes:
         L.append("¹ not available:")
@@ -672,8 +791,10 @@ def write_plot(path, rows, threads_list):
         return
     fig = plt.figure(figsize=(4.2 * ncols, 3.6 * nrows), constrained_layout=True)
     gs = fig.add_gridspec(nrows, ncols)
-    colors = {"norm-mlir": "tab:blue", "oneDNN": "tab:orange", "oneDNN best layout": "tab:red",
-              "PyTorch": "tab:green", "copy": "tab:gray"}
+    colors = {"norm-mlir": "tab:blue", "baseline": "tab:purple", "oneDNN": "tab:orange",
+              "oneDNN best layout": "tab:red", "PyTorch": "tab:green", "copy": "tab:gray"}
+    # The baseline's series only when there is one.
+    base = [("baseline", "baseline_gbps")] if any(r["baseline_gbps"] for r in rows) else []
     styles = {t: s for t, s in zip(threads_list, ["-", "--", ":", "-."])}
     for i, regime in enumerate(regimes):
         for j, (fam, dt) in enumerate(panels):
@@ -682,8 +803,8 @@ def write_plot(path, rows, threads_list):
                 pts = sorted((r for r in rows if r["family"] == fam and r["dtype"] == dt
                               and r["regime"] == regime and r["threads"] == t),
                              key=lambda r: r["n"])
-                for label, key in (("norm-mlir", "norm_mlir_gbps"), ("oneDNN", "onednn_gbps"),
-                                   ("PyTorch", "torch_gbps"), ("copy", "copy_gbps")):
+                for label, key in [("norm-mlir", "norm_mlir_gbps")] + base + [
+                        ("oneDNN", "onednn_gbps"), ("PyTorch", "torch_gbps"), ("copy", "copy_gbps")]:
                     xy = [(r["n"], r[key]) for r in pts if r[key]]
                     if not xy:
                         continue
@@ -702,8 +823,9 @@ def write_plot(path, rows, threads_list):
     if nchw:
         ax = fig.add_subplot(gs[nrows - 1, :])
         labels = []
-        whos = (("norm-mlir", "norm_mlir_gbps"), ("oneDNN", "onednn_gbps"),
-                ("oneDNN best layout", "onednn_best_gbps"), ("PyTorch", "torch_gbps"))
+        whos = [("norm-mlir", "norm_mlir_gbps")] + base + [
+            ("oneDNN", "onednn_gbps"), ("oneDNN best layout", "onednn_best_gbps"),
+            ("PyTorch", "torch_gbps")]
         series = {(who, t): [] for who, _ in whos for t in threads_list}
         keys = []
         for r in nchw:
@@ -725,7 +847,7 @@ def write_plot(path, rows, threads_list):
         ax.set_xticks(range(len(keys)))
         ax.set_xticklabels(labels, fontsize=7)
         ax.set_ylabel("GB/s (0: n/a)")
-        ax.set_title("NCHW kernels (f32)", fontsize=10)
+        ax.set_title("BatchNorm, GroupNorm, InstanceNorm (f32)", fontsize=10)
         ax.legend(fontsize=7, ncol=len(threads_list) * 2)
         ax.grid(True, axis="y", alpha=0.3)
     fig.suptitle("GB/s (norm-runner byte model) against N", fontsize=11)
@@ -742,6 +864,16 @@ def git_describe():
         return head + ("+dirty" if dirty else "")
     except OSError:
         return "?"
+
+
+def git_commit(rev):
+    """rev's full commit in this repository, or None."""
+    try:
+        proc = subprocess.run(["git", "-C", ROOT, "rev-parse", "--verify", "--quiet",
+                               f"{rev}^{{commit}}"], capture_output=True, text=True)
+        return proc.stdout.strip() if proc.returncode == 0 else None
+    except OSError:
+        return None
 
 
 def cpu_model():
@@ -773,9 +905,19 @@ def main():
     ap.add_argument("--no-dram", action="store_true", help="skip the DRAM-resident LayerNorm/RMSNorm rows")
     ap.add_argument("--skip", default="", help="comma-separated peers to skip: onednn,torch")
     ap.add_argument("--onednn-layouts", default="nchw,nhwc,nChw8c",
-                    help="oneDNN layouts for the NCHW kernels; the first is the primary number")
+                    help="oneDNN layouts for the NCHW kernels (the first is the primary number) "
+                         "and for the NHWC ones (nhwc first)")
     ap.add_argument("--no-snapshot", action="store_true",
-                    help="run --runner in place instead of a copy taken at the start")
+                    help="run --runner (and --baseline-runner) in place instead of a copy "
+                         "taken at the start")
+    ap.add_argument("--baseline-runner", default=None,
+                    help="another revision's norm-runner, run beside --runner on every "
+                         "norm-mlir case (a 'vs baseline' column); bench/run.sh --baseline REV "
+                         "builds it")
+    ap.add_argument("--baseline-rev", default=None,
+                    help="the baseline's revision, for the report (default: the runner's path)")
+    ap.add_argument("--baseline-sha", default=None,
+                    help="its full commit (default: --baseline-rev resolved by git here)")
     ap.add_argument("--timeout", type=float, default=1800, help="per subprocess, seconds")
     ap.add_argument("--rounds", type=int, default=None,
                     help="measure every implementation this many times, alternating, and keep "
@@ -799,22 +941,37 @@ def main():
         ap.error("--rounds must be at least 1")
     if not os.access(args.runner, os.X_OK):
         ap.error(f"no norm-runner at {args.runner} (scripts/build.sh norm-runner)")
+    if args.baseline_runner is not None and not os.access(args.baseline_runner, os.X_OK):
+        ap.error(f"no baseline norm-runner at {args.baseline_runner}")
+    if args.baseline_runner is None and (args.baseline_rev or args.baseline_sha):
+        ap.error("--baseline-rev/--baseline-sha need --baseline-runner")
     if "onednn" not in skip and not os.access(args.onednn, os.X_OK):
         ap.error(f"no oneDNN driver at {args.onednn} (bench/run.sh builds it)")
     os.makedirs(args.out, exist_ok=True)
 
     cases = make_cases(args)
     start = time.time()
-    runner_path = args.runner
-    snapshot = None
-    if not args.no_snapshot:
-        snapshot = os.path.join(args.out, ".norm-runner.snapshot")
-        st = snapshot_runner(args.runner, snapshot)
-        runner_mtime = datetime.datetime.fromtimestamp(st.st_mtime).isoformat(timespec="seconds")
-        args.runner = snapshot
-    else:
-        runner_mtime = datetime.datetime.fromtimestamp(
-            os.stat(args.runner).st_mtime).isoformat(timespec="seconds")
+    runner_path, baseline_path = args.runner, args.baseline_runner
+    snapshots = []
+
+    def take(path, name):
+        """(the path to run, its mtime): a snapshot unless --no-snapshot."""
+        if args.no_snapshot:
+            return path, datetime.datetime.fromtimestamp(
+                os.stat(path).st_mtime).isoformat(timespec="seconds")
+        dest = os.path.join(args.out, name)
+        st = snapshot_runner(path, dest)
+        snapshots.append(dest)
+        return dest, datetime.datetime.fromtimestamp(st.st_mtime).isoformat(timespec="seconds")
+
+    args.runner, runner_mtime = take(args.runner, ".norm-runner.snapshot")
+    baseline_mtime = None
+    if baseline_path:
+        args.baseline_runner, baseline_mtime = take(baseline_path, ".norm-runner-baseline.snapshot")
+        if args.baseline_rev is None:
+            args.baseline_rev = baseline_path
+        if args.baseline_sha is None:
+            args.baseline_sha = git_commit(args.baseline_rev)
     load_start = os.getloadavg()[0]
     log(f"{len(cases)} case(s) x threads {args.threads}; out {args.out}")
     if load_start > 0.5:
@@ -828,13 +985,25 @@ def main():
     for c in cases:
         groups.setdefault((c["family"], c["dtype"]), []).append(c)
     nm, dnnl, pt = {}, {}, {}
+    bl = {} if args.baseline_runner else None
     torch_info = None
     for t in args.threads:
         nm[t], dnnl[t], pt[t] = {}, {}, {}
+        if bl is not None:
+            bl[t] = {}
         for rnd in range(args.rounds):
             log(f"round {rnd + 1} of {args.rounds}, threads={t}")
             for group in groups.values():
-                keep_fastest(nm[t], run_norm_runner(args, group, t))
+                if bl is None:
+                    keep_fastest(nm[t], run_norm_runner(args, group, t))
+                else:
+                    # The current and the baseline runner back to back, the
+                    # order swapped every round so neither always runs first
+                    # after the previous group's peers.
+                    pair = [(nm[t], args.runner, "norm-mlir"),
+                            (bl[t], args.baseline_runner, "baseline")]
+                    for best, runner, who in (pair if rnd % 2 == 0 else pair[::-1]):
+                        keep_fastest(best, run_norm_runner(args, group, t, runner, who))
                 if "onednn" not in skip:
                     keep_fastest(dnnl[t], run_onednn(args, group, t))
                 if "torch" not in skip:
@@ -842,9 +1011,10 @@ def main():
                     keep_fastest(pt[t], results)
                     torch_info = torch_info or info
 
-    if snapshot and os.path.exists(snapshot):
-        os.unlink(snapshot)
-    rows = combine(cases, args.threads, nm, dnnl, pt)
+    for snapshot in snapshots:
+        if os.path.exists(snapshot):
+            os.unlink(snapshot)
+    rows = combine(cases, args.threads, nm, dnnl, pt, bl)
     summary = summarize(rows, args.threads)
     onednn_version = next((r["onednn"].get("onednn") for r in rows if r["onednn"].get("onednn")), None)
     meta = {
@@ -858,6 +1028,12 @@ def main():
         "dram_seconds": args.dram_seconds,
         "runner": os.path.relpath(runner_path, ROOT) if runner_path.startswith(ROOT) else runner_path,
         "runner_mtime": runner_mtime,
+        "baseline_rev": args.baseline_rev,
+        "baseline_sha": args.baseline_sha,
+        "baseline_runner": (None if baseline_path is None else
+                            os.path.relpath(baseline_path, ROOT) if baseline_path.startswith(ROOT)
+                            else baseline_path),
+        "baseline_runner_mtime": baseline_mtime,
         "onednn_version": onednn_version,
         "onednn_layouts": args.onednn_layouts,
         "torch_version": (torch_info or {}).get("torch"),

@@ -5,7 +5,8 @@
 //
 // KERNEL: layer_norm | rms_norm | batch_norm_inference | batch_norm_training
 //         | instance_norm | group_norm
-// SHAPE:  AxB (layer_norm, rms_norm: normalized over the last dim) or
+// SHAPE:  AxB (layer_norm, rms_norm: normalized over the last dim),
+//         NxC (batch_norm_*: a 2-D tensor, layout nc) or
 //         NxCxHxW (the others, NCHW)
 // DTYPE:  f32 | bf16 (data in this type; scale, shift and statistics are f32
 //         as oneDNN requires)
@@ -188,8 +189,16 @@ int run(Request r) {
     return usage(r.kernel + " takes an AxB shape");
   if (rowwise)
     r.layout = "ab"; // row-major M x N, the only layout that makes sense
-  if (nchw && r.shape.size() != 4)
-    return usage(r.kernel + " takes an NxCxHxW shape");
+  // BatchNorm also takes a 2-D [N, C] tensor (statistics over N), whose one
+  // dense layout is nc.
+  const bool bn2d = (r.kernel == "batch_norm_inference" ||
+                     r.kernel == "batch_norm_training") &&
+                    r.shape.size() == 2;
+  if (bn2d)
+    r.layout = "nc";
+  if (nchw && !bn2d && r.shape.size() != 4)
+    return usage(r.kernel + " takes an NxCxHxW shape" +
+                 (r.kernel.rfind("batch_norm", 0) == 0 ? " or an NxC one" : ""));
   if (r.dtype != "f32" && r.dtype != "bf16")
     return usage("dtype must be f32 or bf16");
 
@@ -214,7 +223,10 @@ int run(Request r) {
   memory::dims dataDims = r.shape;
   memory::format_tag tag = memory::format_tag::ab;
   memory::dim channels = 0;
-  if (nchw) {
+  if (bn2d) {
+    tag = memory::format_tag::nc;
+    channels = r.shape[1];
+  } else if (nchw) {
     if (r.layout == "nchw")
       tag = memory::format_tag::nchw;
     else if (r.layout == "nhwc")

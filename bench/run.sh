@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # norm-mlir vs oneDNN vs PyTorch on the CPU, in one run:
 #
-#   bench/run.sh [--quick] [--out DIR] [--threads "1 2"] [--build] [bench.py options]
+#   bench/run.sh [--quick] [--out DIR] [--threads "1 2"] [--build] [--baseline REV]
+#                [bench.py options]
 #
 # Installs what is missing (apt: libdnnl-dev; pip, in a virtual environment:
 # torch, matplotlib, numpy), builds the oneDNN driver, then runs
@@ -10,7 +11,15 @@
 #
 #   --build   run scripts/build.sh norm-runner first (default: only when
 #             build/bin/norm-runner is missing)
-# Environment: BENCH_TOOLS (venv + driver, default bench/out/tools),
+#   --baseline REV
+#             also run REV's norm-runner (any git revision) beside the
+#             current one, on the same specs and shapes in the same rounds:
+#             a "vs baseline" column (current GB/s / baseline GB/s, > 1: the
+#             current revision is faster). REV is checked out with `git
+#             worktree add --detach` in BENCH_TOOLS/baseline/SHA/src and built
+#             in BENCH_TOOLS/baseline/SHA/build once (a full build: tens of
+#             minutes on 2 cores), then reused.
+# Environment: BENCH_TOOLS (venv, driver, baselines; default bench/out/tools),
 # BENCH_TORCH_SPEC (default torch==2.15.0), BENCH_TORCH_FULL=1 (install torch
 # with all its CUDA dependencies instead of trying the slim set first),
 # PYTHON (the interpreter the venv is made from, default python3).
@@ -22,6 +31,7 @@ out="$root/bench/out"
 threads="1 2"
 quick=()
 build=0
+baseline=""
 extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -31,10 +41,26 @@ while [ $# -gt 0 ]; do
     --threads) threads="$2"; shift 2 ;;
     --threads=*) threads="${1#--threads=}"; shift ;;
     --build) build=1; shift ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --baseline|--baseline=*)
+      if [ "$1" = --baseline ]; then baseline="${2:-}"; shift $(($# >= 2 ? 2 : 1))
+      else baseline="${1#--baseline=}"; shift; fi
+      [ -n "$baseline" ] || { echo "run.sh: error: --baseline needs a revision" >&2; exit 2; }
+      ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) extra+=("$1"); shift ;;
   esac
 done
+
+# The baseline revision is resolved before anything is installed or built,
+# so that a typo fails at once.
+baseline_sha=""
+if [ -n "$baseline" ]; then
+  if ! baseline_sha="$(git -C "$root" rev-parse --verify --quiet --end-of-options \
+      "$baseline^{commit}")"; then
+    echo "run.sh: error: --baseline '$baseline' is not a git revision of $root" >&2
+    exit 2
+  fi
+fi
 
 tools="${BENCH_TOOLS:-$root/bench/out/tools}"
 venv="$tools/venv"
@@ -57,6 +83,58 @@ if [ "$build" = 1 ] || [ ! -x "$runner" ]; then
   say "building norm-runner"
   [ -x "$runner" ] || "$root/scripts/setup.sh"
   timed "build norm-runner" "$root/scripts/build.sh" norm-runner
+fi
+
+# --- the baseline's norm-runner ------------------------------------------
+# One worktree and build directory per commit: pinned to a sha, so a built
+# runner there is never stale and is reused as it is.
+baseline_args=()
+if [ -n "$baseline_sha" ]; then
+  bl_dir="$tools/baseline/$baseline_sha"
+  bl_src="$bl_dir/src"
+  bl_build="$bl_dir/build"
+  bl_runner="$bl_build/bin/norm-runner"
+  short="$(git -C "$root" rev-parse --short "$baseline_sha")"
+  if [ -e "$bl_src" ]; then
+    # Its own checkout, not a plain directory inside this one (where git
+    # would find this repository's HEAD).
+    have=""
+    if [ "$(git -C "$bl_src" rev-parse --show-toplevel 2>/dev/null || true)" = \
+        "$(cd "$bl_src" && pwd -P)" ]; then
+      have="$(git -C "$bl_src" rev-parse --verify --quiet HEAD || true)"
+    fi
+    if [ "$have" != "$baseline_sha" ]; then
+      say "error: $bl_src exists but is not a checkout of $baseline_sha (HEAD: ${have:-none});" \
+        "remove it (git worktree remove --force $bl_src) and run again"
+      exit 1
+    fi
+    say "baseline $baseline ($short): worktree $bl_src"
+  else
+    say "baseline $baseline ($short): git worktree add --detach $bl_src"
+    mkdir -p "$bl_dir"
+    # --force: the path may still be registered from a worktree whose files
+    # were deleted (rm -rf bench/out); it does not exist, so nothing is lost.
+    git -C "$root" worktree add --force --detach "$bl_src" "$baseline_sha"
+  fi
+  if [ -x "$bl_runner" ]; then
+    say "baseline $short: reusing $bl_runner"
+  else
+    if [ ! -x "$bl_src/scripts/build.sh" ]; then
+      say "error: $short has no scripts/build.sh: cannot build its norm-runner"
+      exit 1
+    fi
+    build_baseline() {
+      if ! BUILD_DIR="$bl_build" "$bl_src/scripts/build.sh" norm-runner; then
+        say "error: building the baseline's norm-runner ($short) failed (build dir $bl_build)"
+        return 1
+      fi
+      [ -x "$bl_runner" ] || { say "error: the build made no $bl_runner"; return 1; }
+    }
+    say "building the baseline's norm-runner ($short) in $bl_build"
+    timed "build baseline norm-runner ($short)" build_baseline
+  fi
+  baseline_args=(--baseline-runner "$bl_runner" --baseline-rev "$baseline"
+    --baseline-sha "$baseline_sha")
 fi
 
 # --- oneDNN (Debian 12: 2.6.3) ------------------------------------------
@@ -180,7 +258,8 @@ if ! torch_works; then
 fi
 
 # --- the run --------------------------------------------------------------
-say "bench.py: threads \"$threads\" ${quick[*]} -> $out"
+say "bench.py: threads \"$threads\" ${quick[*]}${baseline:+ baseline $baseline} -> $out"
 exec "$py" "$root/bench/bench.py" --out "$out" --runner "$runner" \
   --onednn "$driver" --python "$py" --threads "$threads" \
-  ${quick[@]+"${quick[@]}"} ${extra[@]+"${extra[@]}"}
+  ${quick[@]+"${quick[@]}"} ${baseline_args[@]+"${baseline_args[@]}"} \
+  ${extra[@]+"${extra[@]}"}
