@@ -32,11 +32,14 @@ void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
   bool vectorKernels = options.vectorKernels;
   int64_t vectorBits =
       options.vectorBits > 0 ? options.vectorBits : getHostVectorBits();
-  // The ops with given statistics whose innermost dim is not reduced:
-  // tiled over threads, decomposed on the tile and vectorized there.
+  // The ops whose innermost dim is not reduced: tiled over threads and
+  // vectorized. Those that compute statistics only with OpenMP: on one
+  // thread the serial loops below are faster (they stream rows with the
+  // accumulators in memory), on several they share out columns and collapse.
   if (options.tiledLinalg) {
     NormTileAndVectorizePassOptions tiling;
     tiling.vectorBits = vectorBits;
+    tiling.computedStatistics = options.openmp;
     pm.addPass(createNormTileAndVectorizePass(tiling));
   }
   ConvertNormToLinalgPassOptions toLinalg;

@@ -304,10 +304,8 @@ tileGivenStatistics(RewriterBase &rewriter, NormalizeOp op, int64_t lanes,
 
 /// Vectorizes the linalg ops of a thread tile: vector rows, unit dims
 /// folded, `linalg::vectorize`, accumulators hoisted.
-static FailureOr<scf::ForallOp> vectorizeTile(RewriterBase &rewriter,
-                                              scf::ForallOp forall,
-                                              int64_t vectorSize,
-                                              int64_t rowTile) {
+static LogicalResult vectorizeTile(RewriterBase &rewriter, scf::ForallOp forall,
+                                   int64_t vectorSize, int64_t rowTile) {
   MLIRContext *ctx = forall.getContext();
   // 4. Vector rows, unit dims folded, vectorized.
   if (failed(tileToVectorRows(rewriter, forall, rowTile)))
@@ -327,8 +325,10 @@ static FailureOr<scf::ForallOp> vectorizeTile(RewriterBase &rewriter,
   SmallVector<linalg::LinalgOp> rows;
   forall.getBody()->walk([&](linalg::LinalgOp row) { rows.push_back(row); });
   for (linalg::LinalgOp row : rows) {
-    // An op the vectorizer does not take stays scalar: correct, slower.
-    if (row.getNumLoops() > 1)
+    // An op the vectorizer does not take stays scalar: correct, slower. A
+    // reduction left (a merge along its chunks) would need a masked
+    // horizontal reduction, which 22.1 lowers to no LLVM.
+    if (row.getNumLoops() > 1 || row.getNumReductionLoops() > 0)
       continue;
     SmallVector<int64_t> vectorSizes(row.getNumLoops(), vectorSize);
     SmallVector<bool> scalable(row.getNumLoops(), false);
@@ -367,19 +367,245 @@ static FailureOr<scf::ForallOp> vectorizeTile(RewriterBase &rewriter,
     if (failed(applyNested(forall, std::move(patterns))))
       return forall.emitOpError() << "could not simplify the vectorized tile";
   }
-  return forall;
+  return success();
 }
 
-FailureOr<scf::ForallOp>
+/// Whether the reduced dims of `op` are its leading dims (BatchNorm over
+/// [N, C] and NHWC): those ops split their reduced dims across threads.
+static bool hasLeadingAxes(NormalizeOp op) {
+  ArrayRef<int64_t> axes = op.getAxes();
+  for (auto [i, axis] : llvm::enumerate(axes))
+    if (axis != static_cast<int64_t>(i))
+      return false;
+  return !axes.empty() && static_cast<int64_t>(axes.size()) < op.getRank();
+}
+
+/// The rows per chunk of a split reduction over [M, rowElements]: at least
+/// `kChunkBytes` of data (the chunk's partial sums stay in L1 while its rows
+/// stream), and at most `kMaxChunks` chunks (the merge reads every chunk's
+/// partials). A run-time value.
+static Value chooseChunkRows(RewriterBase &rewriter, Location loc, Value x,
+                             int64_t numReduced) {
+  constexpr int64_t kChunkBytes = 256 * 1024;
+  constexpr int64_t kMaxChunks = 256;
+  auto type = cast<ShapedType>(x.getType());
+  int64_t elementBytes =
+      std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
+  };
+  Value rows = index(1), rowElements = index(1);
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    Value extent = tensor::DimOp::create(rewriter, loc, x, d);
+    Value &product = d < numReduced ? rows : rowElements;
+    product = arith::MulIOp::create(rewriter, loc, product, extent);
+  }
+  Value one = index(1);
+  Value rowBytes = arith::MaxUIOp::create(
+      rewriter, loc,
+      arith::MulIOp::create(rewriter, loc, rowElements, index(elementBytes)),
+      one);
+  Value forCache =
+      arith::CeilDivUIOp::create(rewriter, loc, index(kChunkBytes), rowBytes);
+  Value forMerge =
+      arith::CeilDivUIOp::create(rewriter, loc, rows, index(kMaxChunks));
+  Value chunk = arith::MaxUIOp::create(rewriter, loc, forCache, forMerge);
+  return arith::MaxUIOp::create(rewriter, loc, chunk, one);
+}
+
+/// Tiles the elementwise `op` into row blocks on scf.forall.
+static FailureOr<scf::ForallOp> tileRowBlocks(RewriterBase &rewriter,
+                                              linalg::LinalgOp op,
+                                              ArrayRef<OpFoldResult> sizes) {
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(sizes);
+  tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), tiling);
+  if (failed(tiled))
+    return op->emitOpError() << "could not be tiled into row blocks";
+  rewriter.replaceOp(op, tiled->replacements);
+  return cast<scf::ForallOp>(tiled->loops.front().getOperation());
+}
+
+/// A chunk's partial sums are a column of the [channels, chunks] partials
+/// tensor (upstream's layout), strided: accumulate into a contiguous copy and
+/// write it back once per chunk, so that the row loop's accumulators are
+/// unit-stride vectors.
+static void accumulateContiguously(RewriterBase &rewriter, scf::ForallOp chunks,
+                                   ArrayRef<Operation *> partialOps) {
+  for (Operation *partial : partialOps) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(partial);
+    if (!linalgOp || partial->getParentOp() != chunks)
+      continue;
+    Location loc = partial->getLoc();
+    for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
+      auto slice = init.get().getDefiningOp<tensor::ExtractSliceOp>();
+      auto shared =
+          slice ? dyn_cast<BlockArgument>(slice.getSource()) : BlockArgument();
+      if (!shared || shared.getOwner() != chunks.getBody())
+        continue;
+      rewriter.setInsertionPoint(partial);
+      Value empty = tensor::EmptyOp::create(
+          rewriter, loc, tensor::getMixedSizes(rewriter, loc, slice),
+          slice.getType().getElementType());
+      Value local = linalg::CopyOp::create(rewriter, loc, ValueRange{slice},
+                                           ValueRange{empty})
+                        .getResult(0);
+      init.set(local);
+      OpResult result = linalgOp.getTiedOpResult(&init);
+      rewriter.setInsertionPointAfter(partial);
+      auto back = linalg::CopyOp::create(rewriter, loc, ValueRange{result},
+                                         ValueRange{slice});
+      rewriter.replaceAllUsesExcept(result, back.getResult(0), back);
+    }
+  }
+}
+
+/// Compensates the sums nested in `root`.
+static LogicalResult compensateSums(Operation *root) {
+  RewritePatternSet patterns(root->getContext());
+  populateCompensateSumsPatterns(patterns);
+  if (failed(applyNested(root, std::move(patterns))))
+    return root->emitOpError() << "could not compensate its sums";
+  return success();
+}
+
+/// An op that computes its statistics over its leading dims: decomposed
+/// whole; each reduction (its reduced dims collapsed into one) split into
+/// chunks of rows on scf.forall with upstream's partial reductions
+/// (PartialReductionOuterParallel), each chunk streaming its rows into
+/// compensated partial sums, the partials merged in chunk order by a
+/// column-tiled, vectorized reduction; the normalize step in row blocks.
+/// The chunking depends on the shape only, so the result is bitwise the same
+/// for every thread count.
+static LogicalResult splitComputedStatistics(RewriterBase &rewriter,
+                                             NormalizeOp op, int64_t lanes) {
+  int64_t vectorSize = 4 * lanes;
+  int64_t numReduced = op.getAxes().size();
+  Location loc = op.getLoc();
+  Value input = op.getInput();
+  rewriter.setInsertionPoint(op);
+  SmallVector<OpFoldResult> blockSizes = chooseRowBlockTile(rewriter, op);
+  Value chunkRows = chooseChunkRows(rewriter, loc, input, numReduced);
+
+  // The decomposition's ops are the ones inserted before `op`.
+  Block *block = op->getBlock();
+  Operation *before = op->getPrevNode();
+  FailureOr<SmallVector<Value>> decomposed = op.decomposeOperation(rewriter);
+  if (failed(decomposed))
+    return failure();
+  SmallVector<linalg::LinalgOp> reductions;
+  for (Operation &nested : llvm::make_range(
+           before ? std::next(before->getIterator()) : block->begin(),
+           op->getIterator()))
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&nested))
+      if (linalgOp.getNumReductionLoops() > 0)
+        reductions.push_back(linalgOp);
+  rewriter.replaceOp(op, *decomposed);
+  auto normalize = (*decomposed)[0].getDefiningOp<linalg::GenericOp>();
+  if (!normalize || normalize.getNumLoops() != blockSizes.size())
+    return emitError(loc) << "the decomposition's normalize step is not an "
+                             "elementwise linalg.generic over the input";
+
+  ReassociationIndices leading =
+      llvm::to_vector(llvm::seq<int64_t>(0, numReduced));
+  for (linalg::LinalgOp reduction : reductions) {
+    // [d0 .. dk-1, rest] -> [M, rest].
+    if (numReduced > 1) {
+      SmallVector<ReassociationIndices> folded = {leading};
+      rewriter.setInsertionPoint(reduction);
+      FailureOr<linalg::CollapseResult> collapsed =
+          linalg::collapseOpIterationDims(reduction, folded, rewriter);
+      if (failed(collapsed))
+        return reduction->emitOpError() << "could not collapse its reduced "
+                                           "dims";
+      rewriter.replaceOp(reduction, collapsed->results);
+      reduction = collapsed->collapsedOp;
+    }
+    // Chunks of rows on threads, partials merged after the loop.
+    SmallVector<OpFoldResult> sizes(reduction.getNumLoops(),
+                                    rewriter.getIndexAttr(0));
+    sizes[0] = chunkRows;
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(sizes);
+    tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+    tiling.setReductionTilingStrategy(
+        ReductionTilingStrategy::PartialReductionOuterParallel);
+    tiling.setReductionDims({0});
+    rewriter.setInsertionPoint(reduction);
+    FailureOr<scf::SCFTilingResult> split = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(reduction.getOperation()), tiling);
+    if (failed(split))
+      return reduction->emitOpError()
+             << "could not be split into partial reductions";
+    rewriter.replaceOp(reduction, split->replacements);
+    auto chunks = cast<scf::ForallOp>(split->loops.front().getOperation());
+    accumulateContiguously(rewriter, chunks, split->tiledOps);
+    if (failed(compensateSums(chunks)) ||
+        failed(vectorizeTile(rewriter, chunks, vectorSize, vectorSize)))
+      return failure();
+
+    // The merge: a reduction over the chunks, tiled over columns with its
+    // accumulators in registers.
+    for (Operation *merge : split->mergeOps) {
+      auto named = dyn_cast<linalg::LinalgOp>(merge);
+      if (!named)
+        return merge->emitOpError() << "is not a linalg merge";
+      linalg::GenericOp generic;
+      if (auto g = dyn_cast<linalg::GenericOp>(merge)) {
+        generic = g;
+      } else {
+        rewriter.setInsertionPoint(merge);
+        FailureOr<linalg::GenericOp> generalized =
+            linalg::generalizeNamedOp(rewriter, named);
+        if (failed(generalized))
+          return merge->emitOpError() << "could not be generalized";
+        generic = *generalized;
+      }
+      // Threads over the parallel (channel) dims, `vectorSize` of the
+      // innermost one per tile; the chunks dim whole.
+      SmallVector<utils::IteratorType> iterators =
+          generic.getIteratorTypesArray();
+      SmallVector<OpFoldResult> columns;
+      for (utils::IteratorType type : iterators)
+        columns.push_back(rewriter.getIndexAttr(
+            type == utils::IteratorType::reduction ? 0 : 1));
+      for (int64_t d = iterators.size() - 1; d >= 0; --d) {
+        if (iterators[d] == utils::IteratorType::parallel) {
+          columns[d] = rewriter.getIndexAttr(vectorSize);
+          break;
+        }
+      }
+      FailureOr<scf::ForallOp> mergeLoop =
+          tileRowBlocks(rewriter, generic, columns);
+      if (failed(mergeLoop) || failed(compensateSums(*mergeLoop)) ||
+          failed(vectorizeTile(rewriter, *mergeLoop, vectorSize, 0)))
+        return failure();
+    }
+  }
+
+  // The normalize step: row blocks, vector rows.
+  FailureOr<scf::ForallOp> rowsLoop =
+      tileRowBlocks(rewriter, normalize, blockSizes);
+  if (failed(rowsLoop))
+    return failure();
+  return vectorizeTile(rewriter, *rowsLoop, vectorSize, vectorSize);
+}
+
+LogicalResult
 mlir::norm::tileAndVectorizeNormalize(RewriterBase &rewriter, NormalizeOp op,
                                       const TileAndVectorizeOptions &options) {
   if (!hasInnermostParallelDim(op))
     return rewriter.notifyMatchFailure(
         op, "not a tensor-form op whose innermost dim is parallel");
-
-  // 1. Threads: scf.forall over tiles, each with its op's linalg form.
   int64_t lanes = std::max<int64_t>(
       options.vectorBits / op.getAccumulationType().getWidth(), 1);
+  if (op.hasComputedStatistics() && hasLeadingAxes(op))
+    return splitComputedStatistics(rewriter, op, lanes);
+
+  // Threads: scf.forall over tiles, each with its op's linalg form.
   int64_t vectorSize, rowTile;
   FailureOr<scf::ForallOp> forall =
       op.hasComputedStatistics()

@@ -33,26 +33,32 @@ func.func @bn_nc_inference(%x: tensor<4096x1024xf32>, %g: tensor<1024xf32>, %b: 
 
 // -----
 
-// Computed statistics are left alone by default; with computed-statistics
-// the op is tiled over its channels (16 of 64: four tiles), decomposed on the
-// tile, and each reduction is one scf.for over the rows whose compensated
-// accumulators are vector<16xf32> iteration arguments (no tensor in the
-// loop-carried state); the normalize step writes rows of the tile.
+// Computed statistics are left alone by default. With computed-statistics
+// the op is decomposed and each reduction is split into chunks of rows on
+// scf.forall (upstream's partial reductions into a [channels, chunks]
+// tensor): a chunk's compensated accumulators are vector<64xf32> iteration
+// arguments of its row loop; the merge over the chunks runs after the loop,
+// tiled over the channels; the normalize step is tiled into row blocks.
 // CHECK-LABEL: func.func @bn_training
 // CHECK-NOT: scf.forall
 // CHECK: norm.normalize
 // STATS-LABEL: func.func @bn_training
-// STATS: scf.forall (%[[C:.+]]) = (0) to (64) step (16)
-// STATS:   scf.for {{.*}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (vector<16xf32>, vector<16xf32>)
-// STATS:     vector.transfer_read %{{.+}}[%{{.+}}, %[[C]]]{{.*}} : tensor<256x64xf32>, vector<16xf32>
-// STATS:   scf.for {{.*}} -> (vector<16xf32>)
-// STATS:     math.absf {{.*}} : vector<16xf32>
-// STATS:     arith.maximumf {{.*}} : vector<16xf32>
-// STATS:   scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
-// STATS:   math.rsqrt {{.*}} : vector<16xf32>
-// STATS:   scf.for {{.*}} -> (tensor<256x16xf32>)
+// STATS: %[[SUMS:.+]] = linalg.fill {{.*}} -> tensor<64x?xf32>
+// STATS: scf.forall (%{{.+}}) = (0) to (256) step (%{{.+}}) shared_outs(%{{.+}} = %[[SUMS]]) -> (tensor<64x?xf32>)
+// STATS:   scf.for {{.*}} iter_args({{.*}}) -> (vector<64xf32>, vector<64xf32>)
+// STATS:     vector.transfer_read {{.*}} : tensor<256x64xf32>, vector<64xf32>
+// STATS:     arith.addf {{.*}} : vector<64xf32>
 // STATS:   scf.forall.in_parallel
-// STATS-NOT: linalg.generic
+// STATS: scf.forall (%{{.+}}) = (0) to (64) step (64)
+// STATS:   linalg.generic {{.*}} iterator_types = ["reduction"]
+// STATS: %[[MAXIMA:.+]] = linalg.fill {{.*}} -> tensor<64x?xf32>
+// STATS: scf.forall (%{{.+}}) = (0) to (256) step (%{{.+}}) shared_outs(%{{.+}} = %[[MAXIMA]])
+// STATS:   arith.maximumf {{.*}} : vector<64xf32>
+// STATS: scf.forall (%{{.+}}) = (0) to (256) step (%{{.+}}) shared_outs
+// STATS:   scf.for {{.*}} -> (vector<64xf32>, vector<64xf32>, vector<64xf32>, vector<64xf32>)
+// STATS: math.rsqrt
+// STATS: scf.forall (%{{.+}}) = (0) to (256) step (256)
+// STATS:   vector.transfer_write {{.*}} : vector<64xf32>, tensor<1x64xf32>
 // STATS-NOT: norm.normalize
 // STATS: return
 func.func @bn_training(%x: tensor<256x64xf32>, %g: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<256x64xf32> {

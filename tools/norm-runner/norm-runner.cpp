@@ -91,9 +91,10 @@ static cl::opt<bool>
                   cl::init(true));
 static cl::opt<bool> tiledLinalg(
     "tiled-linalg", cl::cat(runnerCategory),
-    cl::desc("Tile the ops with given statistics whose innermost dim is not "
-             "reduced over threads and vectorize them on the tile; "
-             "--tiled-linalg=0 lowers them through serial linalg loops"),
+    cl::desc("Tile the ops whose innermost dim is not reduced over threads "
+             "and vectorize them (given statistics always, computed ones "
+             "with --openmp); --tiled-linalg=0 lowers them through serial "
+             "linalg loops"),
     cl::init(true));
 static cl::opt<std::string> dumpObject(
     "dump-object", cl::cat(runnerCategory),

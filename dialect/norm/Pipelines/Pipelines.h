@@ -33,10 +33,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<bool> tiledLinalg{
       *this, "tiled-linalg",
-      llvm::cl::desc("Tile the ops with given statistics whose innermost "
-                     "dim is not reduced over threads and vectorize their "
-                     "linalg form on the tile (norm-tile-and-vectorize); "
-                     "false lowers them through serial linalg loops"),
+      llvm::cl::desc("Tile the ops whose innermost dim is not reduced over "
+                     "threads and vectorize their linalg form "
+                     "(norm-tile-and-vectorize): those with given "
+                     "statistics always, those that compute them with "
+                     "openmp; false lowers them through serial linalg "
+                     "loops"),
       llvm::cl::init(true)};
   PassOptions::Option<int64_t> vectorBits{
       *this, "vector-bits",

@@ -39,9 +39,9 @@ struct KernelOptions {
   bool openmp = false;
   /// Lower the ops that have one to CPU vector kernels (else linalg loops).
   bool vectorKernels = true;
-  /// Tile the ops with given statistics whose innermost dim is not reduced
-  /// over threads and vectorize them on the tile (else serial linalg
-  /// loops).
+  /// Tile the ops whose innermost dim is not reduced over threads and
+  /// vectorize them (given statistics always, computed ones with openmp;
+  /// else serial linalg loops).
   bool tiledLinalg = true;
   /// A textual pass pipeline run on the spec before the target's pipeline
   /// (a transform schedule, a test pass); empty for none.

@@ -49,37 +49,40 @@ def NormVectorizeElementwisePass : Pass<"norm-vectorize-elementwise"> {
 }
 
 def NormTileAndVectorizePass : Pass<"norm-tile-and-vectorize"> {
-  let summary = "Tile norm.normalize over threads, decompose it on the tile "
-                "and vectorize the tile's linalg form";
+  let summary = "Tile norm.normalize over threads and vectorize its linalg "
+                "form";
   let description = [{
     The CPU strategy for `norm.normalize` ops (tensor form) whose innermost
     dim is not reduced: BatchNorm over `[N, C]`, NHWC BatchNorm and
     InstanceNorm, any normalization whose statistics run along the
-    innermost dim. For each such op:
+    innermost dim. Each op is decomposed through `AggregatedOpInterface`
+    and its linalg ops are tiled with `scf.forall` (the threads), then
+    tiled to vector rows (`scf.for` over all dims but the innermost), their
+    unit dims folded and vectorized with `linalg::vectorize` (masked for
+    dynamic or partial tiles), one vector of four registers per row step:
 
-    1. `TilingInterface` tiles it with `scf.forall` (the thread-parallel
-       loop): the innermost dim by `vectors-per-tile` vectors of the
-       accumulation type (fewer when the dim is short, so that there are at
-       least four tiles to share out), every other parallel dim by 1; the
-       reduced dims stay whole.
-    2. `AggregatedOpInterface` decomposes the tiled op into its linalg form
-       on the tile, so that one thread computes a tile's statistics and
-       normalizes it.
-    3. The sums are compensated (`norm-compensate-sums`): each lane
-       accumulates serially along the reduced dims.
-    4. Every linalg op of the tile is tiled to one innermost vector row
-       (`scf.for` over the other dims), its unit dims are folded, and it is
-       vectorized with `linalg::vectorize` (masked for a dynamic or partial
-       tile); the accumulators are hoisted into the loops' iteration
-       arguments, so each vector of the tile is an independent accumulator.
+    - Given statistics (BatchNorm inference): the op is elementwise; its
+      normalize step is tiled into blocks of whole rows (about 64 KiB), so
+      that each thread streams contiguous memory. The per-channel maps stay
+      outside the loop.
+    - Computed statistics over leading dims (BatchNorm training over
+      `[N, C]` and NHWC), with `computed-statistics`: each reduction, its
+      reduced dims collapsed into one, is split into chunks of rows on
+      `scf.forall` with upstream's partial reductions
+      (`PartialReductionOuterParallel`); a chunk streams its rows into
+      Kahan-compensated partial sums held contiguously, and the partials
+      are merged in chunk order after the loop. The chunk size depends on
+      the shape only (at least 256 KiB, at most 256 chunks), so the result
+      is bitwise the same for every thread count.
+    - Other computed statistics (NHWC InstanceNorm), with
+      `computed-statistics`: `TilingInterface` tiles the op over its
+      parallel dims (the innermost by up to `vectors-per-tile` vectors),
+      the tile is decomposed, and each reduction is one loop over the rows
+      with its compensated accumulators hoisted into vector iteration
+      arguments.
 
-    By default only ops with given statistics (BatchNorm inference) are
-    taken: one pass over the tile. With `computed-statistics`, ops that
-    compute their statistics are taken too; each tile then walks its
-    columns four times with the row stride, which on `[N, C]` BatchNorm is
-    slower than the serial loops until the reduced dims are also split
-    across threads. Ops that reduce their innermost dim, GroupNorm and the
-    memref form are left as they are.
+    Ops that reduce their innermost dim, GroupNorm and the memref form are
+    left as they are.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
@@ -89,7 +92,8 @@ def NormTileAndVectorizePass : Pass<"norm-tile-and-vectorize"> {
            "accumulators)">,
     Option<"computedStatistics", "computed-statistics", "bool",
            /*default=*/"false",
-           "Also take the ops that compute their statistics">,
+           "Also take the ops that compute their statistics (faster than "
+           "serial loops only on several threads)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

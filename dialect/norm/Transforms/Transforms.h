@@ -32,12 +32,13 @@ struct TileAndVectorizeOptions {
 /// (statistics) dim, without groups: what tileAndVectorizeNormalize takes.
 bool hasInnermostParallelDim(NormalizeOp op);
 
-/// Tiles `op` over its parallel dims with scf.forall, decomposes the tiled
-/// op and vectorizes its linalg form along the innermost dim (see
-/// norm-tile-and-vectorize). Returns the loop, which replaces `op`.
-FailureOr<scf::ForallOp>
-tileAndVectorizeNormalize(RewriterBase &rewriter, NormalizeOp op,
-                          const TileAndVectorizeOptions &options);
+/// Tiles `op` over threads with scf.forall and vectorizes its linalg form
+/// along the innermost dim (see norm-tile-and-vectorize): with given
+/// statistics, row blocks; with computed statistics over leading dims, the
+/// reductions split into chunks of rows (partial reductions) and merged in
+/// order; otherwise tiles of whole slices, decomposed on the tile.
+LogicalResult tileAndVectorizeNormalize(RewriterBase &rewriter, NormalizeOp op,
+                                        const TileAndVectorizeOptions &options);
 
 /// Masked loads and stores of f16/bf16 vectors as i16 vectors plus bitcasts
 /// (see norm-masked-half-as-integer).

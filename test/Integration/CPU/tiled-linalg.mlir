@@ -13,10 +13,15 @@
 // RUN: norm-runner %s --entry bn_nhwc_inference_f16_static --check | FileCheck %s
 // RUN: norm-runner %s --entry bn_nc_training_f32_dynamic --check --shape 1000x200 --shape 7x1030 --shape 3x1 --pre-pipeline='norm-tile-and-vectorize{computed-statistics=1}' | FileCheck %s
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry bn_nhwc_training_bf16_static --openmp --check --pre-pipeline='norm-tile-and-vectorize{computed-statistics=1 vector-bits=256}' | FileCheck %s
+// RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry bn_nc_training_f32_dynamic --openmp --check --shape 1000x200 --shape 70000x3 --shape 0x5 | FileCheck %s
+// RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry in_nhwc_f32_dynamic --openmp --check --shape 3x5x7x40 --shape 2x1x1x70 | FileCheck %s
+// RUN: norm-runner %s --entry in_nhwc_f32_dynamic --check --shape 3x5x7x40 --pre-pipeline='norm-tile-and-vectorize{computed-statistics=1}' | FileCheck %s
 // CHECK: check: {{[1-9][0-9]*}} passed, 0 failed
 
-// The pipeline takes the strategy for given statistics only, and leaves no
-// copy and no call (allocation, libcall) in the threads' loops.
+// The pipeline takes the strategy for given statistics, and for computed
+// ones with OpenMP only (the serial loops are faster on one thread), and
+// leaves no copy and no call (allocation, libcall) in the threads' loops of
+// an inference.
 // RUN: norm-opt %s -norm-lower-to-cpu-pipeline=vector-bits=512 -mlir-print-ir-after=norm-tile-and-vectorize -o /dev/null 2>&1 | FileCheck %s --check-prefix=PATH
 // PATH-LABEL: func.func @bn_nc_inference_f32_dynamic
 // PATH: scf.forall
@@ -27,6 +32,11 @@
 // PATH-LABEL: func.func @bn_nc_training_f32_dynamic
 // PATH-NOT: scf.forall
 // PATH: norm.normalize
+// RUN: norm-opt %s -norm-lower-to-cpu-pipeline="openmp=1 vector-bits=512" -mlir-print-ir-after=norm-tile-and-vectorize -o /dev/null 2>&1 | FileCheck %s --check-prefix=OMP
+// OMP-LABEL: func.func @bn_nc_training_f32_dynamic
+// OMP-COUNT-4: scf.forall
+// OMP-NOT: norm.normalize
+// OMP-LABEL: func.func @bn_nhwc_inference_f32_dynamic
 // RUN: norm-opt %s -norm-lower-to-cpu-pipeline=openmp=1 | FileCheck %s --check-prefix=LLVM
 // LLVM-NOT: memrefCopy
 // LLVM-LABEL: llvm.func @bn_nc_inference_f32_dynamic(
@@ -116,4 +126,23 @@ func.func @bn_nhwc_training_bf16_static(%x: tensor<2x5x3x40xbf16>, %g: tensor<40
       running(%rm, %rv : tensor<40xf32>, tensor<40xf32>)
       -> tensor<2x5x3x40xbf16>, tensor<40xf32>, tensor<40xf32>, tensor<40xf32>, tensor<40xf32>
   return %r#0, %r#1, %r#2, %r#3, %r#4 : tensor<2x5x3x40xbf16>, tensor<40xf32>, tensor<40xf32>, tensor<40xf32>, tensor<40xf32>
+}
+
+func.func @in_nhwc_f32_dynamic(%x: tensor<?x?x?x?xf32>, %g: tensor<?xf32>, %b: tensor<?xf32>) -> (tensor<?x?x?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x?x?x?xf32>
+  %d1 = tensor.dim %x, %c1 : tensor<?x?x?x?xf32>
+  %d2 = tensor.dim %x, %c2 : tensor<?x?x?x?xf32>
+  %d3 = tensor.dim %x, %c3 : tensor<?x?x?x?xf32>
+  %init = tensor.empty(%d0, %d1, %d2, %d3) : tensor<?x?x?x?xf32>
+  %sm = tensor.empty(%d0, %d3) : tensor<?x?xf32>
+  %sr = tensor.empty(%d0, %d3) : tensor<?x?xf32>
+  %r:3 = norm.normalize standard axes = [1, 2] epsilon = 1.0e-05
+      ins(%x : tensor<?x?x?x?xf32>) scale(%g : tensor<?xf32>) bias(%b : tensor<?xf32>) affine_dims = [3]
+      outs(%init : tensor<?x?x?x?xf32>) saved(%sm, %sr : tensor<?x?xf32>, tensor<?x?xf32>)
+      -> tensor<?x?x?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>
+  return %r#0, %r#1, %r#2 : tensor<?x?x?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>
 }
