@@ -232,6 +232,34 @@ bool mlir::norm::hasInnermostParallelDim(NormalizeOp op) {
          !op.isReductionAxis(rank - 1) && !op.getGroups();
 }
 
+/// Compensates the sums nested in `root`.
+static LogicalResult compensateSums(Operation *root) {
+  RewritePatternSet patterns(root->getContext());
+  populateCompensateSumsPatterns(patterns);
+  if (failed(applyNested(root, std::move(patterns))))
+    return root->emitOpError() << "could not compensate its sums";
+  return success();
+}
+
+/// Tiles `op` on scf.forall (the threads) and replaces it by the loop's
+/// results; returns the loop and the tiled op.
+static FailureOr<std::pair<scf::ForallOp, Operation *>>
+tileOnThreads(RewriterBase &rewriter, TilingInterface op,
+              ArrayRef<OpFoldResult> sizes) {
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(sizes);
+  tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled =
+      scf::tileUsingSCF(rewriter, op, tiling);
+  if (failed(tiled))
+    return op->emitOpError() << "could not be tiled over threads";
+  rewriter.replaceOp(op, tiled->replacements);
+  return std::make_pair(
+      cast<scf::ForallOp>(tiled->loops.front().getOperation()),
+      tiled->tiledOps.front());
+}
+
 /// An op that computes its statistics: the op tiled over its parallel dims
 /// (reduced dims whole), decomposed on the tile, its sums compensated; one
 /// vector of accumulators spans the tile's innermost dim.
@@ -246,29 +274,20 @@ tileComputedStatistics(RewriterBase &rewriter, NormalizeOp op,
   for (int64_t d = 0; d < rank; ++d)
     tileSizes.push_back(rewriter.getIndexAttr(
         op.isReductionAxis(d) ? 0 : (d == rank - 1 ? vectorSize : 1)));
-  scf::SCFTilingOptions tiling;
-  tiling.setTileSizes(tileSizes);
-  tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), tiling);
+  FailureOr<std::pair<scf::ForallOp, Operation *>> tiled = tileOnThreads(
+      rewriter, cast<TilingInterface>(op.getOperation()), tileSizes);
   if (failed(tiled))
-    return op.emitOpError() << "could not be tiled over its parallel dims";
-  rewriter.replaceOp(op, tiled->replacements);
-  auto forall = cast<scf::ForallOp>(tiled->loops.front().getOperation());
-
-  auto tiledOp = cast<NormalizeOp>(tiled->tiledOps.front());
+    return failure();
+  auto [forall, tiledOp] = *tiled;
   FailureOr<SmallVector<Value>> decomposed =
-      tiledOp.decomposeOperation(rewriter);
+      cast<NormalizeOp>(tiledOp).decomposeOperation(rewriter);
   if (failed(decomposed))
     return failure();
   rewriter.replaceOp(tiledOp, *decomposed);
 
   // Serial accumulation per lane: compensated sums.
-  RewritePatternSet patterns(forall.getContext());
-  populateCompensateSumsPatterns(patterns);
-  if (failed(applyNested(forall, std::move(patterns))))
-    return forall.emitOpError() << "could not compensate the tile's sums";
+  if (failed(compensateSums(forall)))
+    return failure();
   return forall;
 }
 
@@ -290,16 +309,11 @@ tileGivenStatistics(RewriterBase &rewriter, NormalizeOp op, int64_t lanes,
   if (!normalize || normalize.getNumLoops() != tileSizes.size())
     return emitError(loc) << "the decomposition's normalize step is not an "
                              "elementwise linalg.generic over the input";
-  scf::SCFTilingOptions tiling;
-  tiling.setTileSizes(tileSizes);
-  tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-  rewriter.setInsertionPoint(normalize);
-  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(normalize.getOperation()), tiling);
+  FailureOr<std::pair<scf::ForallOp, Operation *>> tiled = tileOnThreads(
+      rewriter, cast<TilingInterface>(normalize.getOperation()), tileSizes);
   if (failed(tiled))
-    return normalize.emitOpError() << "could not be tiled into row blocks";
-  rewriter.replaceOp(normalize, tiled->replacements);
-  return cast<scf::ForallOp>(tiled->loops.front().getOperation());
+    return failure();
+  return tiled->first;
 }
 
 /// Vectorizes the linalg ops of a thread tile: vector rows, unit dims
@@ -413,22 +427,6 @@ static Value chooseChunkRows(RewriterBase &rewriter, Location loc, Value x,
   return arith::MaxUIOp::create(rewriter, loc, chunk, one);
 }
 
-/// Tiles the elementwise `op` into row blocks on scf.forall.
-static FailureOr<scf::ForallOp> tileRowBlocks(RewriterBase &rewriter,
-                                              linalg::LinalgOp op,
-                                              ArrayRef<OpFoldResult> sizes) {
-  scf::SCFTilingOptions tiling;
-  tiling.setTileSizes(sizes);
-  tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), tiling);
-  if (failed(tiled))
-    return op->emitOpError() << "could not be tiled into row blocks";
-  rewriter.replaceOp(op, tiled->replacements);
-  return cast<scf::ForallOp>(tiled->loops.front().getOperation());
-}
-
 /// A chunk's partial sums are a column of the [channels, chunks] partials
 /// tensor (upstream's layout), strided: accumulate into a contiguous copy and
 /// write it back once per chunk, so that the row loop's accumulators are
@@ -461,15 +459,6 @@ static void accumulateContiguously(RewriterBase &rewriter, scf::ForallOp chunks,
       rewriter.replaceAllUsesExcept(result, back.getResult(0), back);
     }
   }
-}
-
-/// Compensates the sums nested in `root`.
-static LogicalResult compensateSums(Operation *root) {
-  RewritePatternSet patterns(root->getContext());
-  populateCompensateSumsPatterns(patterns);
-  if (failed(applyNested(root, std::move(patterns))))
-    return root->emitOpError() << "could not compensate its sums";
-  return success();
 }
 
 /// An op that computes its statistics over its leading dims: decomposed
@@ -578,20 +567,21 @@ static LogicalResult splitComputedStatistics(RewriterBase &rewriter,
           break;
         }
       }
-      FailureOr<scf::ForallOp> mergeLoop =
-          tileRowBlocks(rewriter, generic, columns);
-      if (failed(mergeLoop) || failed(compensateSums(*mergeLoop)) ||
-          failed(vectorizeTile(rewriter, *mergeLoop, vectorSize, 0)))
+      FailureOr<std::pair<scf::ForallOp, Operation *>> mergeLoop =
+          tileOnThreads(rewriter, cast<TilingInterface>(generic.getOperation()),
+                        columns);
+      if (failed(mergeLoop) || failed(compensateSums(mergeLoop->first)) ||
+          failed(vectorizeTile(rewriter, mergeLoop->first, vectorSize, 0)))
         return failure();
     }
   }
 
   // The normalize step: row blocks, vector rows.
-  FailureOr<scf::ForallOp> rowsLoop =
-      tileRowBlocks(rewriter, normalize, blockSizes);
+  FailureOr<std::pair<scf::ForallOp, Operation *>> rowsLoop = tileOnThreads(
+      rewriter, cast<TilingInterface>(normalize.getOperation()), blockSizes);
   if (failed(rowsLoop))
     return failure();
-  return vectorizeTile(rewriter, *rowsLoop, vectorSize, vectorSize);
+  return vectorizeTile(rewriter, rowsLoop->first, vectorSize, vectorSize);
 }
 
 LogicalResult
