@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "norm/Conversion/NormToLinalg/NormToLinalg.h"
-#include "norm/Conversion/NormToVector/NormToVector.h"
+#include "norm/Conversion/Utils/VectorKernelSupport.h"
 #include "norm/IR/NormDialect.h"
 #include "norm/IR/NormOps.h"
 

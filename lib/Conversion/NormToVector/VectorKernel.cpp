@@ -1402,21 +1402,6 @@ LogicalResult VectorKernelEmitter::emit() {
 
 } // namespace
 
-bool mlir::norm::hasVectorKernel(NormalizeOp op) {
-  if (!op.getAccumulationType().isF32())
-    return false;
-  for (Value v : op->getOperands()) {
-    Type element = getElementTypeOrSelf(v.getType());
-    if (!element.isF32() && !element.isF16() && !element.isBF16())
-      return false;
-  }
-  if (std::optional<ArrayRef<int64_t>> dims = op.getAffineDims())
-    if (!llvm::is_sorted(*dims) || llvm::adjacent_find(*dims) != dims->end())
-      return false;
-  int64_t rank = op.getRank();
-  return rank > 0 && op.isReductionAxis(rank - 1);
-}
-
 LogicalResult
 mlir::norm::lowerToVectorKernel(RewriterBase &rewriter, NormalizeOp op,
                                 const VectorKernelOptions &options) {

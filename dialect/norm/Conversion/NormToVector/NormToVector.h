@@ -7,6 +7,8 @@
 #ifndef NORM_CONVERSION_NORMTOVECTOR_NORMTOVECTOR_H
 #define NORM_CONVERSION_NORMTOVECTOR_NORMTOVECTOR_H
 
+#include "norm/Conversion/Utils/VectorKernelSupport.h"
+
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
@@ -24,12 +26,6 @@ struct VectorKernelOptions {
   /// Independent vector accumulators per statistic in the hot loops.
   int64_t accumulators = 4;
 };
-
-/// True when `op` (tensor or memref form) has a vector kernel: f32
-/// accumulation, float element types, ascending affine dims, and the
-/// innermost (group-expanded) dim reduced, so each statistics slice is a set
-/// of contiguous runs. The other ops go through linalg.
-bool hasVectorKernel(NormalizeOp op);
 
 /// Replaces the memref form of `op` (which must satisfy hasVectorKernel) by
 /// its kernel: one scf.parallel over the statistics slices, each slice
