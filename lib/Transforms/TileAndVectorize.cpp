@@ -126,28 +126,21 @@ bool coversWhole(Value whole, ArrayRef<OpFoldResult> offsets,
   return true;
 }
 
-/// extract_slice of all of a tensor -> the tensor.
-struct FoldWholeExtractSlice : OpRewritePattern<tensor::ExtractSliceOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
+/// extract_slice of all of a tensor -> the tensor; insert_slice over all of
+/// a tensor -> the inserted tensor. Both are the slice's source.
+template <typename SliceOp>
+struct FoldWholeSlice : OpRewritePattern<SliceOp> {
+  using OpRewritePattern<SliceOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(SliceOp slice,
                                 PatternRewriter &rewriter) const override {
-    if (slice.getType() != slice.getSourceType() ||
-        !coversWhole(slice.getSource(), slice.getMixedOffsets(),
-                     slice.getMixedSizes(), slice.getMixedStrides()))
-      return rewriter.notifyMatchFailure(slice, "not the whole tensor");
-    rewriter.replaceOp(slice, slice.getSource());
-    return success();
-  }
-};
-
-/// insert_slice over all of a tensor -> the inserted tensor.
-struct FoldWholeInsertSlice : OpRewritePattern<tensor::InsertSliceOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(tensor::InsertSliceOp slice,
-                                PatternRewriter &rewriter) const override {
-    if (slice.getSourceType() != slice.getDestType() ||
-        !coversWhole(slice.getDest(), slice.getMixedOffsets(),
-                     slice.getMixedSizes(), slice.getMixedStrides()))
+    Value whole = slice.getSource(), part = slice.getResult();
+    if constexpr (std::is_same_v<SliceOp, tensor::InsertSliceOp>) {
+      whole = slice.getDest();
+      part = slice.getSource();
+    }
+    if (part.getType() != whole.getType() ||
+        !coversWhole(whole, slice.getMixedOffsets(), slice.getMixedSizes(),
+                     slice.getMixedStrides()))
       return rewriter.notifyMatchFailure(slice, "not the whole tensor");
     rewriter.replaceOp(slice, slice.getSource());
     return success();
@@ -172,19 +165,9 @@ LogicalResult tileToVectorRows(RewriterBase &rewriter, scf::ForallOp forall,
     if (!outerUnit || !innermostFits)
       targets.push_back(op);
   });
-  for (linalg::LinalgOp op : targets) {
-    unsigned numLoops = op.getNumLoops();
-    SmallVector<OpFoldResult> sizes(numLoops, rewriter.getIndexAttr(1));
-    sizes.back() = rewriter.getIndexAttr(innermostSize);
-    scf::SCFTilingOptions options;
-    options.setTileSizes(sizes);
-    rewriter.setInsertionPoint(op);
-    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-        rewriter, cast<TilingInterface>(op.getOperation()), options);
-    if (failed(tiled))
+  for (linalg::LinalgOp op : targets)
+    if (failed(tileToVectorRow(rewriter, op, innermostSize)))
       return op->emitOpError() << "could not be tiled to vector rows";
-    rewriter.replaceOp(op, tiled->replacements);
-  }
   return success();
 }
 
@@ -225,6 +208,21 @@ SmallVector<OpFoldResult> chooseRowBlockTile(RewriterBase &rewriter,
 }
 
 } // namespace
+
+FailureOr<scf::SCFTilingResult>
+mlir::norm::tileToVectorRow(RewriterBase &rewriter, linalg::LinalgOp op,
+                            int64_t innermostSize) {
+  SmallVector<OpFoldResult> sizes(op.getNumLoops(), rewriter.getIndexAttr(1));
+  sizes.back() = rewriter.getIndexAttr(innermostSize);
+  scf::SCFTilingOptions options;
+  options.setTileSizes(sizes);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (succeeded(tiled))
+    rewriter.replaceOp(op, tiled->replacements);
+  return tiled;
+}
 
 bool mlir::norm::hasInnermostParallelDim(NormalizeOp op) {
   int64_t rank = op.getRank();
@@ -321,7 +319,7 @@ tileGivenStatistics(RewriterBase &rewriter, NormalizeOp op, int64_t lanes,
 static LogicalResult vectorizeTile(RewriterBase &rewriter, scf::ForallOp forall,
                                    int64_t vectorSize, int64_t rowTile) {
   MLIRContext *ctx = forall.getContext();
-  // 4. Vector rows, unit dims folded, vectorized.
+  // Vector rows, unit dims folded, vectorized.
   if (failed(tileToVectorRows(rewriter, forall, rowTile)))
     return failure();
   {
@@ -353,7 +351,7 @@ static LogicalResult vectorizeTile(RewriterBase &rewriter, scf::ForallOp forall,
       rewriter.replaceOp(row, vectorized->replacements);
   }
 
-  // 5. Masks as masked transfers, subsets folded into the transfers, and
+  // Masks as masked transfers, subsets folded into the transfers, and
   // the accumulators hoisted into the row loops' iteration arguments.
   {
     RewritePatternSet patterns(ctx);
@@ -374,9 +372,9 @@ static LogicalResult vectorizeTile(RewriterBase &rewriter, scf::ForallOp forall,
     tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
     tensor::populateFoldTensorSubsetOpPatterns(patterns);
     tensor::populateMergeConsecutiveInsertExtractSlicePatterns(patterns);
-    patterns
-        .add<FoldWholeExtractSlice, FoldWholeInsertSlice, ForwardMaskedWrite>(
-            ctx);
+    patterns.add<FoldWholeSlice<tensor::ExtractSliceOp>,
+                 FoldWholeSlice<tensor::InsertSliceOp>, ForwardMaskedWrite>(
+        ctx);
     addCanonicalizations(patterns);
     if (failed(applyNested(forall, std::move(patterns))))
       return forall.emitOpError() << "could not simplify the vectorized tile";

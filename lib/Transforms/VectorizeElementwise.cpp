@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "norm/Transforms/Passes.h"
+#include "norm/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -44,18 +45,12 @@ struct NormVectorizeElementwisePass
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : targets) {
       unsigned numLoops = op.getNumLoops();
-      SmallVector<OpFoldResult> tileSizes(numLoops, rewriter.getIndexAttr(1));
-      tileSizes.back() = rewriter.getIndexAttr(vectorSize);
-      scf::SCFTilingOptions options;
-      options.setTileSizes(tileSizes);
-      rewriter.setInsertionPoint(op);
-      FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-          rewriter, cast<TilingInterface>(op.getOperation()), options);
+      FailureOr<scf::SCFTilingResult> tiled =
+          norm::tileToVectorRow(rewriter, op, vectorSize);
       if (failed(tiled)) {
         op.emitError() << "could not be tiled for vectorization";
         return signalPassFailure();
       }
-      rewriter.replaceOp(op, tiled->replacements);
       SmallVector<int64_t> vectorSizes(numLoops, 1);
       vectorSizes.back() = vectorSize;
       for (Operation *tile : tiled->tiledOps) {

@@ -9,7 +9,9 @@
 
 #include "norm/IR/NormOps.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
@@ -27,6 +29,13 @@ struct TileAndVectorizeOptions {
   /// Vectors per tile along the innermost dim: independent accumulators.
   int64_t vectorsPerTile = 16;
 };
+
+/// Tiles `op` to vector rows with scf.for: 1 along every loop but the
+/// innermost, which is `innermostSize` (0: whole), and replaces it. Shared by
+/// norm-vectorize-elementwise and norm-tile-and-vectorize.
+FailureOr<scf::SCFTilingResult> tileToVectorRow(RewriterBase &rewriter,
+                                                linalg::LinalgOp op,
+                                                int64_t innermostSize);
 
 /// Whether `op` is in the tensor form and its innermost dim is a parallel
 /// (statistics) dim, without groups: what tileAndVectorizeNormalize takes.
