@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -29,8 +30,10 @@ namespace {
 /// reduced, so every variant is a set of parallel and reduction dims.
 class NormalizeDecomposer {
 public:
-  NormalizeDecomposer(OpBuilder &b, NormalizeOp op)
-      : b(b), op(op), loc(op.getLoc()), acc(op.getAccumulationType()) {}
+  NormalizeDecomposer(OpBuilder &b, NormalizeOp op,
+                      const DecomposeOptions &options)
+      : b(b), op(op), options(options), loc(op.getLoc()),
+        acc(op.getAccumulationType()) {}
 
   FailureOr<SmallVector<Value>> run();
 
@@ -193,6 +196,103 @@ private:
     return {generic.getResult(0), generic.getResult(1)};
   }
 
+  /// A scaled pass `pass(k)` (its `squares`-th result a sum of squares),
+  /// k from max|x|; or, with `retryScaling`, with k = 1 first. The slices whose
+  /// sum of squares is not finite or is below 2^-60 (huge, tiny, constant or
+  /// non-finite slices: rare) take k from max|x| and the pass again, under an
+  /// scf.if that runs only when some slice needs it. Scaling by a power of two
+  /// is exact, so the results are those of k = 1, bit for bit unless a square
+  /// underflowed (as the vector kernels). Returns k, the pass's results, then a
+  /// value that is 0 exactly when the slice is: max|x|, or the sum of squares
+  /// when k stayed 1.
+  SmallVector<Value>
+  scaledWithRetry(unsigned squares,
+                  function_ref<SmallVector<Value>(Value k)> pass) {
+    if (!options.retryScaling) {
+      // k from max|x| always.
+      Value maxima = maxAbs();
+      Value k = scaleFactors(maxima);
+      SmallVector<Value> results = {k};
+      llvm::append_range(results, pass(k));
+      results.push_back(maxima);
+      return results;
+    }
+    Value one = filledStatistics(1.0);
+    SmallVector<Value> first = pass(one);
+    Value retry = mapStatistics(
+        first[squares], emptyStatistics(b.getI1Type()),
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value inRange = arith::AndIOp::create(
+              nb, nl, buildIsFinite(nb, nl, args[0]),
+              arith::CmpFOp::create(
+                  nb, nl, arith::CmpFPredicate::OGE, args[0],
+                  arith::ConstantOp::create(nb, nl,
+                                            nb.getFloatAttr(acc, 0x1p-60))));
+          Value isTrue =
+              arith::ConstantOp::create(nb, nl, nb.getBoolAttr(true));
+          return SmallVector<Value>{
+              arith::XOrIOp::create(nb, nl, inRange, isTrue)};
+        })[0];
+    // Whether any slice retries: an or over the statistics.
+    Value isFalse = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));
+    Value none =
+        linalg::FillOp::create(b, loc, ValueRange{isFalse},
+                               ValueRange{tensor::EmptyOp::create(
+                                   b, loc, ArrayRef<int64_t>{}, b.getI1Type())})
+            .getResult(0);
+    SmallVector<AffineMap> anyMaps = {
+        statisticsIdentityMap(),
+        AffineMap::get(statsSizes.size(), 0, b.getContext())};
+    Value any =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{none.getType()}, ValueRange{retry},
+            ValueRange{none}, anyMaps,
+            SmallVector<utils::IteratorType>(statsSizes.size(),
+                                             utils::IteratorType::reduction),
+            [&](OpBuilder &nb, Location nl, ValueRange args) {
+              linalg::YieldOp::create(
+                  nb, nl,
+                  arith::OrIOp::create(nb, nl, args[1], args[0]).getResult());
+            })
+            .getResult(0);
+    Value anyRetry = tensor::ExtractOp::create(b, loc, any, ValueRange{});
+
+    SmallVector<Value> kept = {one};
+    kept.append(first.begin(), first.end());
+    kept.push_back(first[squares]);
+    auto branch = scf::IfOp::create(b, loc, ValueRange(kept).getTypes(),
+                                    anyRetry, /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&branch.getElseRegion().front());
+      scf::YieldOp::create(b, loc, kept);
+      b.setInsertionPointToStart(&branch.getThenRegion().front());
+      Value maxima = maxAbs();
+      Value k = scaleFactors(maxima);
+      SmallVector<Value> second = pass(k);
+      SmallVector<Value> retried = {k};
+      retried.append(second.begin(), second.end());
+      retried.push_back(maxima);
+      SmallVector<Value> ins = {retry};
+      ins.append(retried);
+      ins.append(kept);
+      SmallVector<Value> outs;
+      for (size_t i = 0; i < kept.size(); ++i)
+        outs.push_back(emptyStatistics(acc));
+      unsigned n = kept.size();
+      SmallVector<Value> chosen = mapStatistics(
+          ins, outs, [&](OpBuilder &nb, Location nl, ValueRange args) {
+            SmallVector<Value> picked;
+            for (unsigned i = 0; i < n; ++i)
+              picked.push_back(arith::SelectOp::create(
+                  nb, nl, args[0], args[1 + i], args[1 + n + i]));
+            return picked;
+          });
+      scf::YieldOp::create(b, loc, chosen);
+    }
+    return SmallVector<Value>(branch.getResults());
+  }
+
   /// Σ (k·x)² per statistics slice, k the slice's scale factor.
   Value scaledSumOfSquares(Value k) {
     return reduce(k, [&](OpBuilder &nb, Location nl, ValueRange args) {
@@ -236,6 +336,7 @@ private:
 
   OpBuilder &b;
   NormalizeOp op;
+  DecomposeOptions options;
   Location loc;
   FloatType acc;
   std::optional<int64_t> groups, groupDim;
@@ -300,8 +401,12 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
     // Σd corrects the rounding of the mean (Björck's corrected two-pass):
     // var = (Σd² − (Σd)²/n)/n, with var = var_k / k² and
     // rstd = k · rsqrt(var_k + ε·k²).
-    Value k = scaleFactors(maxAbs());
-    auto [deviations, squares] = centeredSums(mean, k);
+    SmallVector<Value> scaled =
+        scaledWithRetry(/*squares=*/1, [&](Value k) -> SmallVector<Value> {
+          auto [deviations, squares] = centeredSums(mean, k);
+          return {deviations, squares};
+        });
+    Value k = scaled[0], deviations = scaled[1], squares = scaled[2];
     SmallVector<Value> varAndRstd = mapStatistics(
         ValueRange{squares, k, deviations, mean},
         ValueRange{emptyStatistics(acc), emptyStatistics(acc),
@@ -317,9 +422,11 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
   } else {
     // Σ(k·x)² with k from max|x|: the squares neither overflow for huge
     // data nor underflow for tiny data, whose norm still counts.
-    Value maxima = maxAbs();
-    Value k = scaleFactors(maxima);
-    Value sumSquares = scaledSumOfSquares(k);
+    SmallVector<Value> scaled =
+        scaledWithRetry(/*squares=*/0, [&](Value k) -> SmallVector<Value> {
+          return {scaledSumOfSquares(k)};
+        });
+    Value k = scaled[0], sumSquares = scaled[1], maxima = scaled[2];
     if (mode == NormMode::rms) {
       count = reductionCount();
       rstd = mapStatistics(ValueRange{sumSquares, k}, emptyStatistics(acc),
@@ -458,9 +565,10 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
 
 } // namespace
 
-FailureOr<SmallVector<Value>> mlir::norm::decomposeNormalizeOp(OpBuilder &b,
-                                                               NormalizeOp op) {
+FailureOr<SmallVector<Value>>
+mlir::norm::decomposeNormalizeOp(OpBuilder &b, NormalizeOp op,
+                                 const DecomposeOptions &options) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(op);
-  return NormalizeDecomposer(b, op).run();
+  return NormalizeDecomposer(b, op, options).run();
 }

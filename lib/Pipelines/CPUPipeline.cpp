@@ -40,6 +40,9 @@ void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
     NormTileAndVectorizePassOptions tiling;
     tiling.vectorBits = vectorBits;
     tiling.computedStatistics = options.openmp;
+    // Without the vector kernels, slices along trailing dims take the
+    // tiled linalg form too.
+    tiling.rowStatistics = !vectorKernels;
     pm.addPass(createNormTileAndVectorizePass(tiling));
   }
   ConvertNormToLinalgPassOptions toLinalg;

@@ -9,17 +9,22 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "norm/IR/NormDecomposition.h"
+#include "norm/IR/NormNumerics.h"
 #include "norm/IR/NormOps.h"
 #include "norm/Transforms/Passes.h"
 #include "norm/Transforms/Transforms.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -86,23 +91,325 @@ bool isSameMask(Value a, Value b) {
          ma.getOperands() == mb.getOperands();
 }
 
-/// transfer_read(transfer_write(%v, %t[i], %mask)[i], %mask, poison) -> %v:
-/// the lanes the mask keeps are %v's, and the others are poison in the
-/// read, so %v refines them. Statistics of a partial tile pass from op to
-/// op in registers instead of through a tile-sized buffer.
+/// Whether two index lists are equal values or equal constants.
+bool isSameIndices(ValueRange a, ValueRange b) {
+  return a.size() == b.size() && llvm::all_of(llvm::zip(a, b), [](auto pair) {
+           auto [x, y] = pair;
+           return x == y || isEqualConstantIntOrValue(x, y);
+         });
+}
+
+/// The scalar every lane of `vector` holds (a broadcast or a splat
+/// constant), or null.
+Value getSplatScalar(OpBuilder &b, Location loc, Value vector) {
+  if (auto splat = vector.getDefiningOp<vector::BroadcastOp>())
+    return isa<VectorType>(splat.getSource().getType()) ? Value()
+                                                        : splat.getSource();
+  DenseElementsAttr constant;
+  if (matchPattern(vector, m_Constant(&constant)) && constant.isSplat())
+    return arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(constant.getSplatValue<Attribute>()));
+  return Value();
+}
+
+/// tensor.extract(transfer_write(broadcast %s, %t[i])[i]) -> %s: the element
+/// at the write's first lane (kept by its mask) passes to its scalar users
+/// in a register.
+struct ForwardScalarWrite : OpRewritePattern<tensor::ExtractOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::ExtractOp extract,
+                                PatternRewriter &rewriter) const override {
+    auto write = extract.getTensor().getDefiningOp<vector::TransferWriteOp>();
+    if (!write || extract.getTensor().getType() != write.getBase().getType() ||
+        !isSameIndices(write.getIndices(), extract.getIndices()))
+      return rewriter.notifyMatchFailure(extract, "not a write at the index");
+    if (Value mask = write.getMask()) {
+      auto constant = mask.getDefiningOp<vector::ConstantMaskOp>();
+      if (!constant || llvm::is_contained(constant.getMaskDimSizes(), 0))
+        return rewriter.notifyMatchFailure(extract, "first lane not written");
+    }
+    Value scalar =
+        getSplatScalar(rewriter, extract.getLoc(), write.getVector());
+    if (!scalar || scalar.getType() != extract.getType())
+      return rewriter.notifyMatchFailure(extract, "not a splat write");
+    rewriter.replaceOp(extract, scalar);
+    return success();
+  }
+};
+
+/// transfer_read(transfer_write(splat %s, %t[0..])) -> broadcast %s when
+/// the write covers all of the static %t and the read stays in bounds (and
+/// the same for a read of linalg.fill %s): a slice's statistics
+/// (one-element tensors) pass in registers.
+struct ReadOfSplatTensor : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    if (auto fill = read.getBase().getDefiningOp<linalg::FillOp>()) {
+      Value scalar = fill.getInputs()[0];
+      if (read.hasOutOfBoundsDim() ||
+          scalar.getType() != read.getVectorType().getElementType() ||
+          (read.getMask() && !read.getPadding().getDefiningOp<ub::PoisonOp>()))
+        return rewriter.notifyMatchFailure(read, "not an in-bounds read");
+      rewriter.replaceOpWithNewOp<vector::BroadcastOp>(
+          read, read.getVectorType(), scalar);
+      return success();
+    }
+    auto write = read.getBase().getDefiningOp<vector::TransferWriteOp>();
+    auto tensor = dyn_cast<RankedTensorType>(read.getBase().getType());
+    if (!write || !tensor || !tensor.hasStaticShape() ||
+        read.hasOutOfBoundsDim() ||
+        (read.getMask() && !read.getPadding().getDefiningOp<ub::PoisonOp>()) ||
+        !llvm::all_of(write.getIndices(),
+                      [](Value i) { return isZeroInteger(i); }))
+      return rewriter.notifyMatchFailure(read,
+                                         "not a read of a written tensor");
+    // The extent the write covers along each tensor dim.
+    SmallVector<int64_t> covered(tensor.getRank(), 1);
+    AffineMap map = write.getPermutationMap();
+    VectorType written = write.getVectorType();
+    SmallVector<int64_t> lanes(written.getShape());
+    if (Value mask = write.getMask()) {
+      auto constant = mask.getDefiningOp<vector::ConstantMaskOp>();
+      if (!constant)
+        return rewriter.notifyMatchFailure(read, "a dynamic write mask");
+      for (auto [i, size] : llvm::enumerate(constant.getMaskDimSizes()))
+        lanes[i] = std::min<int64_t>(lanes[i], size);
+    } else if (write.hasOutOfBoundsDim()) {
+      return rewriter.notifyMatchFailure(read, "an out-of-bounds write");
+    }
+    for (auto [i, expr] : llvm::enumerate(map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(expr))
+        covered[dim.getPosition()] = lanes[i];
+    for (auto [extent, size] : llvm::zip(covered, tensor.getShape()))
+      if (extent < size)
+        return rewriter.notifyMatchFailure(read, "a partial write");
+    Value scalar = getSplatScalar(rewriter, read.getLoc(), write.getVector());
+    if (!scalar || scalar.getType() != read.getVectorType().getElementType())
+      return rewriter.notifyMatchFailure(read, "not a splat write");
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(read, read.getVectorType(),
+                                                     scalar);
+    return success();
+  }
+};
+
+/// scf.if results that are static tensors (the statistics of a tile) ->
+/// values: scalars for single elements, else vectors of the tensor's shape
+/// (a full read before each yield), written into a tensor after the if.
+/// The branches' values then pass in registers once vectorized.
+struct ScalarizeStaticIfResults : OpRewritePattern<scf::IfOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(scf::IfOp branch,
+                                PatternRewriter &rewriter) const override {
+    auto isStatic = [](Type type) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      return tensor && tensor.hasStaticShape() &&
+             tensor.getNumElements() <= kMaxElements;
+    };
+    if (branch.getNumResults() == 0 || branch.elseBlock() == nullptr ||
+        !llvm::all_of(branch.getResultTypes(), isStatic))
+      return rewriter.notifyMatchFailure(branch, "not static tensor results");
+    Location loc = branch.getLoc();
+    auto valueType = [](Type type) -> Type {
+      auto tensor = cast<RankedTensorType>(type);
+      if (tensor.getNumElements() == 1)
+        return tensor.getElementType();
+      return VectorType::get(tensor.getShape(), tensor.getElementType());
+    };
+    SmallVector<Type> valueTypes;
+    for (Type type : branch.getResultTypes())
+      valueTypes.push_back(valueType(type));
+    for (Block *block : {branch.thenBlock(), branch.elseBlock()}) {
+      auto yield = cast<scf::YieldOp>(block->getTerminator());
+      rewriter.setInsertionPoint(yield);
+      SmallVector<Value> values;
+      for (Value v : yield.getOperands()) {
+        auto tensor = cast<RankedTensorType>(v.getType());
+        SmallVector<Value> zeros(
+            tensor.getRank(), arith::ConstantIndexOp::create(rewriter, loc, 0));
+        if (tensor.getNumElements() == 1) {
+          values.push_back(tensor::ExtractOp::create(rewriter, loc, v, zeros));
+          continue;
+        }
+        Value poison =
+            ub::PoisonOp::create(rewriter, loc, tensor.getElementType());
+        values.push_back(vector::TransferReadOp::create(
+            rewriter, loc, cast<VectorType>(valueType(tensor)), v, zeros,
+            poison, SmallVector<bool>(tensor.getRank(), true)));
+      }
+      rewriter.modifyOpInPlace(
+          yield, [&] { yield.getResultsMutable().assign(values); });
+    }
+    rewriter.setInsertionPoint(branch);
+    auto valueIf =
+        scf::IfOp::create(rewriter, loc, valueTypes, branch.getCondition(),
+                          /*withElseRegion=*/true);
+    rewriter.eraseBlock(valueIf.thenBlock());
+    rewriter.eraseBlock(valueIf.elseBlock());
+    rewriter.inlineRegionBefore(branch.getThenRegion(), valueIf.getThenRegion(),
+                                valueIf.getThenRegion().end());
+    rewriter.inlineRegionBefore(branch.getElseRegion(), valueIf.getElseRegion(),
+                                valueIf.getElseRegion().end());
+    rewriter.setInsertionPointAfter(valueIf);
+    SmallVector<Value> tensors;
+    for (auto [result, type] :
+         llvm::zip(valueIf.getResults(), branch.getResultTypes())) {
+      auto tensorType = cast<RankedTensorType>(type);
+      Value empty = tensor::EmptyOp::create(
+          rewriter, loc, tensorType.getShape(), tensorType.getElementType());
+      if (tensorType.getNumElements() == 1) {
+        tensors.push_back(
+            linalg::FillOp::create(rewriter, loc, result, empty).getResult(0));
+        continue;
+      }
+      SmallVector<Value> zeros(
+          tensorType.getRank(),
+          arith::ConstantIndexOp::create(rewriter, loc, 0));
+      tensors.push_back(vector::TransferWriteOp::create(
+                            rewriter, loc, result, empty, zeros,
+                            SmallVector<bool>(tensorType.getRank(), true))
+                            .getResult());
+    }
+    rewriter.replaceOp(branch, tensors);
+    return success();
+  }
+
+  /// At most a tile's statistics (a few registers' worth).
+  static constexpr int64_t kMaxElements = 1024;
+};
+
+/// transfer_read(transfer_write(%v, %t[i], %mask)[i], %mask, poison) -> %v
+/// (the write unmasked or masked alike): the lanes the mask keeps are %v's,
+/// and the others are poison in the read, so %v refines them. Statistics of a
+/// partial tile pass from op to op in registers instead of through a tile-sized
+/// buffer.
 struct ForwardMaskedWrite : OpRewritePattern<vector::TransferReadOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(vector::TransferReadOp read,
                                 PatternRewriter &rewriter) const override {
     auto write = read.getBase().getDefiningOp<vector::TransferWriteOp>();
+    // An unmasked write covers every lane a masked read keeps.
     if (!write || !read.getMask() ||
-        !isSameMask(write.getMask(), read.getMask()) ||
+        (write.getMask() && !isSameMask(write.getMask(), read.getMask())) ||
         !read.getPadding().getDefiningOp<ub::PoisonOp>() ||
         write.getVectorType() != read.getVectorType() ||
         write.getPermutationMap() != read.getPermutationMap() ||
-        write.getIndices() != read.getIndices())
+        !isSameIndices(write.getIndices(), read.getIndices()))
       return rewriter.notifyMatchFailure(read, "not a masked RAW pair");
     rewriter.replaceOp(read, write.getVector());
+    return success();
+  }
+};
+
+/// transfer_write(%v, transfer_write(%w, %t[0])[0], %mask) ->
+/// transfer_write(select(%mask, %v, %w), %t[0]) when the vectors cover all
+/// of %t: the partial last step of a slice's partial sums updates them in
+/// registers.
+struct MergeMaskedWrite : OpRewritePattern<vector::TransferWriteOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferWriteOp write,
+                                PatternRewriter &rewriter) const override {
+    auto mask = write.getMask();
+    auto under = write.getBase().getDefiningOp<vector::TransferWriteOp>();
+    auto tensorType = dyn_cast<RankedTensorType>(write.getBase().getType());
+    if (!mask || !under || under.getMask() || !tensorType ||
+        !tensorType.hasStaticShape() ||
+        under.getVectorType() != write.getVectorType() ||
+        tensorType.getShape() != write.getVectorType().getShape() ||
+        !write.getPermutationMap().isMinorIdentity() ||
+        under.getPermutationMap() != write.getPermutationMap() ||
+        !isSameIndices(write.getIndices(), under.getIndices()) ||
+        !llvm::all_of(write.getIndices(),
+                      [](Value i) { return isZeroInteger(i); }))
+      return rewriter.notifyMatchFailure(write, "not a masked full overwrite");
+    Value merged = arith::SelectOp::create(
+        rewriter, write.getLoc(), mask, write.getVector(), under.getVector());
+    rewriter.replaceOpWithNewOp<vector::TransferWriteOp>(
+        write, merged, under.getBase(), under.getIndices(),
+        under.getPermutationMapAttr(), under.getInBoundsAttr());
+    return success();
+  }
+};
+
+/// The indices into a slice's source of the element at `indices` of a
+/// unit-stride slice whose dropped (rank-reduced) dims lead; fails otherwise.
+FailureOr<SmallVector<Value>>
+getSourceIndices(OpBuilder &b, Location loc,
+                 OffsetSizeAndStrideOpInterface slice, int64_t sourceRank,
+                 ValueRange indices) {
+  if (!llvm::all_of(slice.getMixedStrides(), isOneInteger))
+    return failure();
+  int64_t dropped = sourceRank - static_cast<int64_t>(indices.size());
+  SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+  for (int64_t d = 0; d < dropped; ++d)
+    if (!isOneInteger(sizes[d]))
+      return failure();
+  SmallVector<Value> result;
+  for (auto [d, offset] : llvm::enumerate(slice.getMixedOffsets())) {
+    Value base = getValueOrCreateConstantIndexOp(b, loc, offset);
+    int64_t kept = static_cast<int64_t>(d) - dropped;
+    result.push_back(
+        kept < 0
+            ? base
+            : arith::AddIOp::create(b, loc, base, indices[kept]).getResult());
+  }
+  return result;
+}
+
+/// transfer_read(extract_slice(%t), %i, %mask) -> transfer_read(%t, offsets
+/// + %i, %mask) for minor-identity reads: the masked lanes a partial step
+/// keeps lie in the slice. (Upstream's subset folds take unmasked reads.)
+struct FoldMaskedReadOfSlice : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto slice = read.getBase().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || !read.getMask() ||
+        !read.getPermutationMap().isMinorIdentity() ||
+        read.getPermutationMap().getNumDims() != slice.getType().getRank())
+      return rewriter.notifyMatchFailure(read, "not a masked read of a slice");
+    int64_t sourceRank = slice.getSourceType().getRank();
+    FailureOr<SmallVector<Value>> indices = getSourceIndices(
+        rewriter, read.getLoc(), slice, sourceRank, read.getIndices());
+    if (failed(indices))
+      return rewriter.notifyMatchFailure(read, "not a unit-stride slice");
+    AffineMap map = AffineMap::getMinorIdentityMap(
+        sourceRank, read.getVectorType().getRank(), rewriter.getContext());
+    rewriter.replaceOpWithNewOp<vector::TransferReadOp>(
+        read, read.getVectorType(), slice.getSource(), *indices,
+        AffineMapAttr::get(map), read.getPadding(), read.getMask(),
+        read.getInBoundsAttr());
+    return success();
+  }
+};
+
+/// insert_slice(transfer_write(%v, extract_slice(%t), %i, %mask) into %t at
+/// the same place) -> transfer_write(%v, %t, offsets + %i, %mask): the
+/// lanes the mask drops keep %t's values either way.
+struct FoldMaskedWriteIntoSlice : OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp insert,
+                                PatternRewriter &rewriter) const override {
+    auto write = insert.getSource().getDefiningOp<vector::TransferWriteOp>();
+    auto slice = write ? write.getBase().getDefiningOp<tensor::ExtractSliceOp>()
+                       : nullptr;
+    if (!slice || !write.getMask() || slice.getSource() != insert.getDest() ||
+        !write.getPermutationMap().isMinorIdentity() ||
+        slice.getMixedOffsets() != insert.getMixedOffsets() ||
+        slice.getMixedSizes() != insert.getMixedSizes() ||
+        slice.getMixedStrides() != insert.getMixedStrides())
+      return rewriter.notifyMatchFailure(insert,
+                                         "not a masked write into a slice");
+    int64_t destRank = insert.getDestType().getRank();
+    FailureOr<SmallVector<Value>> indices = getSourceIndices(
+        rewriter, insert.getLoc(), slice, destRank, write.getIndices());
+    if (failed(indices))
+      return rewriter.notifyMatchFailure(insert, "not a unit-stride slice");
+    AffineMap map = AffineMap::getMinorIdentityMap(
+        destRank, write.getVectorType().getRank(), rewriter.getContext());
+    rewriter.replaceOpWithNewOp<vector::TransferWriteOp>(
+        insert, write.getVector(), insert.getDest(), *indices,
+        AffineMapAttr::get(map), write.getMask(), write.getInBoundsAttr());
     return success();
   }
 };
@@ -147,6 +454,26 @@ struct FoldWholeSlice : OpRewritePattern<SliceOp> {
   }
 };
 
+/// Whether the innermost loop of `op` is provably at most `bound` long (the
+/// partial last step of a loop).
+bool hasUpperBound(linalg::LinalgOp op, int64_t bound) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (iterators.size() != 1)
+    return false;
+  OpBuilder b(op);
+  SmallVector<Range> domain =
+      cast<TilingInterface>(op.getOperation()).getIterationDomain(b);
+  OpFoldResult size = domain[0].size;
+  if (auto value = dyn_cast<Value>(size)) {
+    FailureOr<int64_t> upper = ValueBoundsConstraintSet::computeConstantBound(
+        presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(value),
+        /*stopCondition=*/nullptr, /*closedUB=*/true);
+    // The domain's size ops are not used: they fold away.
+    return succeeded(upper) && *upper <= bound;
+  }
+  return false;
+}
+
 /// Tiles every linalg op of `forall` to vector rows: 1 along every loop but
 /// the innermost, which is `innermostSize` or, for 0, whole (`scf.for`
 /// loops; reductions accumulate into the loop-carried destination).
@@ -159,9 +486,10 @@ LogicalResult tileToVectorRows(RewriterBase &rewriter, scf::ForallOp forall,
       return;
     bool outerUnit = llvm::all_of(ArrayRef(ranges).drop_back(),
                                   [](int64_t r) { return r == 1; });
-    bool innermostFits =
-        innermostSize == 0 || (!ShapedType::isDynamic(ranges.back()) &&
-                               ranges.back() <= innermostSize);
+    bool innermostFits = innermostSize == 0 ||
+                         (!ShapedType::isDynamic(ranges.back()) &&
+                          ranges.back() <= innermostSize) ||
+                         hasUpperBound(op, innermostSize);
     if (!outerUnit || !innermostFits)
       targets.push_back(op);
   });
@@ -315,9 +643,11 @@ tileGivenStatistics(RewriterBase &rewriter, NormalizeOp op, int64_t lanes,
 }
 
 /// Vectorizes the linalg ops of a thread tile: vector rows, unit dims
-/// folded, `linalg::vectorize`, accumulators hoisted.
+/// folded, `linalg::vectorize`, accumulators hoisted; with `rowSums`, the
+/// masked last step of a row's partial sums folds into them.
 static LogicalResult vectorizeTile(RewriterBase &rewriter, scf::ForallOp forall,
-                                   int64_t vectorSize, int64_t rowTile) {
+                                   int64_t vectorSize, int64_t rowTile,
+                                   bool rowSums = false) {
   MLIRContext *ctx = forall.getContext();
   // Vector rows, unit dims folded, vectorized.
   if (failed(tileToVectorRows(rewriter, forall, rowTile)))
@@ -330,6 +660,7 @@ static LogicalResult vectorizeTile(RewriterBase &rewriter, scf::ForallOp forall,
     linalg::populateFoldUnitExtentDimsPatterns(patterns, control);
     linalg::populateFoldUnitExtentDimsCanonicalizationPatterns(patterns,
                                                                control);
+    patterns.add<ScalarizeStaticIfResults>(ctx);
     addCanonicalizations(patterns);
     if (failed(applyNested(forall, std::move(patterns))))
       return forall.emitOpError() << "could not fold the tile's unit dims";
@@ -340,9 +671,16 @@ static LogicalResult vectorizeTile(RewriterBase &rewriter, scf::ForallOp forall,
     // An op the vectorizer does not take stays scalar: correct, slower. A
     // reduction left (a merge along its chunks) would need a masked
     // horizontal reduction, which 22.1 lowers to no LLVM.
-    if (row.getNumLoops() > 1 || row.getNumReductionLoops() > 0)
-      continue;
+    // A reduction whose static extent is one vector (a slice's partial
+    // sums) needs no mask: one horizontal reduction.
     SmallVector<int64_t> vectorSizes(row.getNumLoops(), vectorSize);
+    if (row.getNumReductionLoops() > 0) {
+      SmallVector<int64_t> ranges = row.getStaticLoopRanges();
+      if (ranges.size() != 1 || ranges[0] != vectorSize)
+        continue;
+    } else if (row.getNumLoops() > 1) {
+      continue;
+    }
     SmallVector<bool> scalable(row.getNumLoops(), false);
     rewriter.setInsertionPoint(row);
     FailureOr<linalg::VectorizationResult> vectorized =
@@ -356,6 +694,9 @@ static LogicalResult vectorizeTile(RewriterBase &rewriter, scf::ForallOp forall,
   {
     RewritePatternSet patterns(ctx);
     vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
+    // A slice's merge: one horizontal reduction (vector.reduction).
+    vector::populateVectorMultiReductionLoweringPatterns(
+        patterns, vector::VectorMultiReductionLowering::InnerReduction);
     tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
     addCanonicalizations(patterns);
     if (failed(applyNested(forall, std::move(patterns))))
@@ -373,8 +714,12 @@ static LogicalResult vectorizeTile(RewriterBase &rewriter, scf::ForallOp forall,
     tensor::populateFoldTensorSubsetOpPatterns(patterns);
     tensor::populateMergeConsecutiveInsertExtractSlicePatterns(patterns);
     patterns.add<FoldWholeSlice<tensor::ExtractSliceOp>,
-                 FoldWholeSlice<tensor::InsertSliceOp>, ForwardMaskedWrite>(
-        ctx);
+                 FoldWholeSlice<tensor::InsertSliceOp>, ForwardMaskedWrite,
+                 ForwardScalarWrite, ReadOfSplatTensor>(ctx);
+    // A row's partial sums: the masked last step updates them in place.
+    if (rowSums)
+      patterns.add<MergeMaskedWrite, FoldMaskedReadOfSlice,
+                   FoldMaskedWriteIntoSlice>(ctx);
     addCanonicalizations(patterns);
     if (failed(applyNested(forall, std::move(patterns))))
       return forall.emitOpError() << "could not simplify the vectorized tile";
@@ -477,7 +822,8 @@ static LogicalResult splitComputedStatistics(RewriterBase &rewriter,
   SmallVector<OpFoldResult> blockSizes = chooseRowBlockTile(rewriter, op);
   Value chunkRows = chooseChunkRows(rewriter, loc, input, numReduced);
 
-  // The decomposition's ops are the ones inserted before `op`.
+  // The decomposition's reductions over x are among the ops inserted before
+  // `op` (the or over its statistics stays whole; a retry runs serially).
   Block *block = op->getBlock();
   Operation *before = op->getPrevNode();
   FailureOr<SmallVector<Value>> decomposed = op.decomposeOperation(rewriter);
@@ -488,7 +834,8 @@ static LogicalResult splitComputedStatistics(RewriterBase &rewriter,
            before ? std::next(before->getIterator()) : block->begin(),
            op->getIterator()))
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&nested))
-      if (linalgOp.getNumReductionLoops() > 0)
+      if (linalgOp.getNumReductionLoops() > 0 &&
+          linalgOp.getNumLoops() == static_cast<unsigned>(op.getRank()))
         reductions.push_back(linalgOp);
   rewriter.replaceOp(op, *decomposed);
   auto normalize = (*decomposed)[0].getDefiningOp<linalg::GenericOp>();
@@ -582,14 +929,259 @@ static LogicalResult splitComputedStatistics(RewriterBase &rewriter,
   return vectorizeTile(rewriter, rowsLoop->first, vectorSize, vectorSize);
 }
 
+bool mlir::norm::hasInnermostAxis(NormalizeOp op) {
+  ArrayRef<int64_t> axes = op.getAxes();
+  return op.hasPureTensorSemantics() && axes.size() == 1 &&
+         axes[0] == op.getRank() - 1 && !op.getGroups();
+}
+
+/// Splits the 1-D reduction `reduction` into `vectorSize` partial sums
+/// carried by an scf.for (PartialReductionOuterReduction), merged after the
+/// loop; the loop's full steps are peeled from its partial last one.
+static LogicalResult splitRowReduction(RewriterBase &rewriter,
+                                       linalg::LinalgOp reduction,
+                                       int64_t vectorSize) {
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes({rewriter.getIndexAttr(vectorSize)});
+  tiling.setReductionTilingStrategy(
+      ReductionTilingStrategy::PartialReductionOuterReduction);
+  tiling.setReductionDims({0});
+  rewriter.setInsertionPoint(reduction);
+  FailureOr<scf::SCFTilingResult> split = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(reduction.getOperation()), tiling);
+  if (failed(split))
+    return reduction->emitOpError()
+           << "could not be split into vector partial sums";
+  rewriter.replaceOp(reduction, split->replacements);
+  auto loop = cast<scf::ForOp>(split->loops.front().getOperation());
+  scf::ForOp partialIteration;
+  if (failed(
+          scf::peelForLoopAndSimplifyBounds(rewriter, loop, partialIteration)))
+    return success();
+  // The partial step runs at most once, over fewer than `vectorSize`
+  // elements, possibly none: its body runs unconditionally, masked.
+  rewriter.setInsertionPoint(partialIteration);
+  SmallVector<Value> replacements(partialIteration.getInitArgs());
+  replacements.insert(replacements.begin(), partialIteration.getLowerBound());
+  Block *body = partialIteration.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  SmallVector<Value> results(yield.getOperands());
+  rewriter.inlineBlockBefore(body, partialIteration, replacements);
+  rewriter.replaceOp(partialIteration, results);
+  rewriter.eraseOp(yield);
+  return success();
+}
+
+/// The combiner of each output of a 1-D reduction on 0-d outputs: the op
+/// that yields it from its block argument and one other value.
+static FailureOr<SmallVector<Operation *>>
+getCombiners(linalg::LinalgOp reduction) {
+  SmallVector<Operation *> combiners;
+  Block *body = reduction.getBlock();
+  for (OpOperand &init : reduction.getDpsInitsMutable()) {
+    if (cast<ShapedType>(init.get().getType()).getRank() != 0)
+      return failure();
+    BlockArgument acc = reduction.getMatchingBlockArgument(&init);
+    Value yielded = body->getTerminator()->getOperand(
+        init.getOperandNumber() - reduction.getNumDpsInputs());
+    Operation *combiner = yielded.getDefiningOp();
+    if (!combiner || combiner->getNumOperands() != 2 ||
+        combiner->getNumResults() != 1 ||
+        !llvm::is_contained(combiner->getOperands(), acc))
+      return failure();
+    combiners.push_back(combiner);
+  }
+  return combiners;
+}
+
+/// A slice's 1-D reduction in blocks of `blockSize` elements: each block
+/// reduces into fresh partial sums (splitRowReduction), and the blocks'
+/// totals join in scalars, sums compensated (Kahan), so that the error does
+/// not grow with the row length while the vector loop stays plain.
+static LogicalResult reduceRowInBlocks(RewriterBase &rewriter,
+                                       linalg::LinalgOp reduction,
+                                       int64_t vectorSize, int64_t blockSize) {
+  int64_t extent = reduction.getStaticLoopRanges()[0];
+  if (!ShapedType::isDynamic(extent) && extent <= blockSize)
+    return splitRowReduction(rewriter, reduction, vectorSize);
+  FailureOr<SmallVector<Operation *>> combiners = getCombiners(reduction);
+  if (failed(combiners))
+    return reduction->emitOpError()
+           << "is not a reduction into scalars by binary combiners";
+  Location loc = reduction.getLoc();
+  rewriter.setInsertionPoint(reduction);
+  SmallVector<Range> domain = cast<TilingInterface>(reduction.getOperation())
+                                  .getIterationDomain(rewriter);
+  Value size = getValueOrCreateConstantIndexOp(rewriter, loc, domain[0].size);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value step = arith::ConstantIndexOp::create(rewriter, loc, blockSize);
+
+  // Totals start at the reduction's initial values, carries at 0.
+  SmallVector<Value> inits;
+  SmallVector<Value> identities;
+  for (auto [init, combiner] : llvm::zip(reduction.getDpsInits(), *combiners)) {
+    // A filled initial value (through slices) is its scalar.
+    Value source = init;
+    while (auto slice = source.getDefiningOp<tensor::ExtractSliceOp>())
+      source = slice.getSource();
+    auto fill = source.getDefiningOp<linalg::FillOp>();
+    inits.push_back(
+        fill ? fill.getInputs()[0]
+             : tensor::ExtractOp::create(rewriter, loc, init).getResult());
+    Type type = cast<ShapedType>(init.getType()).getElementType();
+    std::optional<TypedAttr> identity = arith::getNeutralElement(combiner);
+    if (!identity)
+      return reduction->emitOpError() << "has a combiner without identity";
+    identities.push_back(
+        arith::ConstantOp::create(rewriter, loc, type, *identity));
+  }
+  unsigned numOutputs = inits.size();
+  for (unsigned q = 0; q < numOutputs; ++q)
+    inits.push_back(arith::ConstantOp::create(
+        rewriter, loc, rewriter.getZeroAttr(inits[q].getType())));
+
+  auto tiling = cast<TilingInterface>(reduction.getOperation());
+  linalg::LinalgOp block;
+  auto loop = scf::ForOp::create(
+      rewriter, loc, zero, size, step, inits,
+      [&](OpBuilder &b, Location nestedLoc, Value start, ValueRange totals) {
+        AffineExpr d0, d1;
+        bindDims(b.getContext(), d0, d1);
+        Value length = affine::makeComposedAffineMin(
+            b, nestedLoc,
+            AffineMap::get(2, 1, {b.getAffineSymbolExpr(0), d1 - d0},
+                           b.getContext()),
+            {start, size, step});
+        OpBuilder::InsertionGuard guard(b);
+        IRRewriter nested(b);
+        FailureOr<TilingResult> tiled = tiling.getTiledImplementation(
+            nested, {OpFoldResult(start)}, {OpFoldResult(length)});
+        if (failed(tiled) || tiled->tiledOps.size() != 1) {
+          scf::YieldOp::create(b, nestedLoc, totals);
+          return;
+        }
+        block = cast<linalg::LinalgOp>(tiled->tiledOps.front());
+        // Fresh partial sums per block.
+        for (auto [q, init] : llvm::enumerate(block.getDpsInitsMutable())) {
+          Value empty = tensor::EmptyOp::create(
+              b, nestedLoc, ArrayRef<int64_t>{}, identities[q].getType());
+          init.set(linalg::FillOp::create(b, nestedLoc, identities[q], empty)
+                       .getResult(0));
+        }
+        SmallVector<Value> next(totals.begin(), totals.end());
+        for (unsigned q = 0; q < numOutputs; ++q) {
+          Value part =
+              tensor::ExtractOp::create(b, nestedLoc, block->getResult(q));
+          Operation *combiner = (*combiners)[q];
+          if (isa<arith::AddFOp>(combiner)) {
+            std::tie(next[q], next[numOutputs + q]) = buildCompensatedAdd(
+                b, nestedLoc, totals[q], totals[numOutputs + q], part);
+            continue;
+          }
+          IRMapping map;
+          Value accArg = reduction.getMatchingBlockArgument(
+              &reduction.getDpsInitsMutable()[q]);
+          for (Value operand : combiner->getOperands())
+            map.map(operand, operand == accArg ? totals[q] : part);
+          next[q] = b.clone(*combiner, map)->getResult(0);
+        }
+        scf::YieldOp::create(b, nestedLoc, next);
+      });
+  if (!block)
+    return reduction->emitOpError() << "could not be tiled into blocks";
+
+  // The totals (carries dropped) as the reduction's 0-d results.
+  SmallVector<Value> results;
+  for (unsigned q = 0; q < numOutputs; ++q) {
+    Value empty = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{},
+                                          identities[q].getType());
+    results.push_back(
+        linalg::FillOp::create(rewriter, loc, loop.getResult(q), empty)
+            .getResult(0));
+  }
+  rewriter.replaceOp(reduction, results);
+  return splitRowReduction(rewriter, block, vectorSize);
+}
+
+/// An op that computes its statistics over its innermost dim: tiled over
+/// threads one slice (row) at a time, decomposed on the tile (the row stays
+/// in L1/L2 between its passes), each reduction in blocks of
+/// `kRowBlockVectors` steps of `4 · lanes` partial sums (four vector
+/// accumulators), one horizontal reduction per block, the blocks' totals
+/// compensated; the normalize step in vector rows.
+static LogicalResult tileRowStatistics(RewriterBase &rewriter, NormalizeOp op,
+                                       int64_t lanes) {
+  // Blocks of 64 steps: 4096 f32 elements with 16 lanes.
+  constexpr int64_t kRowBlockVectors = 64;
+  int64_t vectorSize = 4 * lanes;
+  int64_t rank = op.getRank();
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < rank; ++d)
+    sizes.push_back(rewriter.getIndexAttr(op.isReductionAxis(d) ? 0 : 1));
+  FailureOr<std::pair<scf::ForallOp, Operation *>> tiled =
+      tileOnThreads(rewriter, cast<TilingInterface>(op.getOperation()), sizes);
+  if (failed(tiled))
+    return failure();
+  auto [forall, tiledOp] = *tiled;
+  // The slice's statistics stay in registers across the retry's scf.if
+  // (ScalarizeStaticIfResults): the scaled pass tries k = 1 first.
+  DecomposeOptions decomposition;
+  decomposition.retryScaling = true;
+  FailureOr<SmallVector<Value>> decomposed =
+      decomposeNormalizeOp(rewriter, cast<NormalizeOp>(tiledOp), decomposition);
+  if (failed(decomposed))
+    return failure();
+  rewriter.replaceOp(tiledOp, *decomposed);
+
+  MLIRContext *ctx = forall.getContext();
+  {
+    RewritePatternSet patterns(ctx);
+    linalg::ControlDropUnitDims control;
+    control.rankReductionStrategy =
+        linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
+    linalg::populateFoldUnitExtentDimsPatterns(patterns, control);
+    linalg::populateFoldUnitExtentDimsCanonicalizationPatterns(patterns,
+                                                               control);
+    addCanonicalizations(patterns);
+    // The merges' initial values: fills of their own (0-d) tensors, which
+    // vectorize into values instead of a tile-sized buffer; the same for
+    // the statistics a retry branch yields.
+    linalg::populateSwapExtractSliceWithFillPatterns(patterns);
+    patterns.add<ScalarizeStaticIfResults>(ctx);
+    if (failed(applyNested(forall, std::move(patterns))))
+      return forall.emitOpError() << "could not fold the slice's unit dims";
+  }
+  // The reductions over the slice (not the or over its statistics, whose
+  // dims are unit).
+  SmallVector<linalg::LinalgOp> reductions;
+  forall.getBody()->walk([&](linalg::LinalgOp linalgOp) {
+    SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+    if (linalgOp.getNumReductionLoops() > 0 &&
+        !llvm::all_of(ranges, [](int64_t r) { return r == 1; }))
+      reductions.push_back(linalgOp);
+  });
+  for (linalg::LinalgOp reduction : reductions) {
+    if (reduction.getNumLoops() != 1)
+      return reduction->emitOpError()
+             << "is not a reduction over one collapsed dim";
+    if (failed(reduceRowInBlocks(rewriter, reduction, vectorSize,
+                                 kRowBlockVectors * vectorSize)))
+      return failure();
+  }
+  return vectorizeTile(rewriter, forall, vectorSize, vectorSize,
+                       /*rowSums=*/true);
+}
+
 LogicalResult
 mlir::norm::tileAndVectorizeNormalize(RewriterBase &rewriter, NormalizeOp op,
                                       const TileAndVectorizeOptions &options) {
+  int64_t lanes = std::max<int64_t>(
+      options.vectorBits / op.getAccumulationType().getWidth(), 1);
+  if (op.hasComputedStatistics() && hasInnermostAxis(op))
+    return tileRowStatistics(rewriter, op, lanes);
   if (!hasInnermostParallelDim(op))
     return rewriter.notifyMatchFailure(
         op, "not a tensor-form op whose innermost dim is parallel");
-  int64_t lanes = std::max<int64_t>(
-      options.vectorBits / op.getAccumulationType().getWidth(), 1);
   if (op.hasComputedStatistics() && hasLeadingAxes(op))
     return splitComputedStatistics(rewriter, op, lanes);
 
@@ -623,8 +1215,9 @@ struct NormTileAndVectorizePass
     options.vectorsPerTile = vectorsPerTile;
     SmallVector<NormalizeOp> targets;
     getOperation()->walk([&](NormalizeOp op) {
-      if (hasInnermostParallelDim(op) &&
-          (computedStatistics || !op.hasComputedStatistics()))
+      if ((hasInnermostParallelDim(op) &&
+           (computedStatistics || !op.hasComputedStatistics())) ||
+          (rowStatistics && op.hasComputedStatistics() && hasInnermostAxis(op)))
         targets.push_back(op);
     });
     IRRewriter rewriter(&getContext());

@@ -1,5 +1,7 @@
 // RUN: norm-opt %s -norm-tile-and-vectorize -split-input-file | FileCheck %s
 // RUN: norm-opt %s -norm-tile-and-vectorize="computed-statistics=1" -split-input-file | FileCheck %s --check-prefix=STATS
+// RUN: norm-opt %s -norm-tile-and-vectorize="row-statistics=1" -split-input-file | FileCheck %s --check-prefix=SLICE
+// RUN: norm-opt %s -norm-tile-and-vectorize="row-statistics=1 vector-bits=256" -split-input-file | FileCheck %s --check-prefix=SLICE256
 // RUN: not norm-opt %s -norm-tile-and-vectorize="vectors-per-tile=0" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: vector-bits must be at least 8 and vectors-per-tile positive, got 512 and 0
@@ -93,17 +95,62 @@ func.func @bn_nhwc_inference_dynamic(%x: tensor<?x?x?x?xf32>, %g: tensor<?xf32>,
 // -----
 
 // Ops that reduce their innermost dim (LayerNorm) and GroupNorm are left for
-// the other strategies.
+// the other strategies, except LayerNorm with row-statistics: one row per
+// thread tile, each pass a loop of four-vector partial sums (768 = 12 whole
+// steps, no mask) and one horizontal reduction, the statistics in
+// registers (no tensor in the tile), and the scaled pass tried with k = 1
+// before a max|x| pass under an scf.if.
 // CHECK-LABEL: func.func @layer_norm
 // CHECK-NOT: scf.forall
 // CHECK: norm.normalize
 // STATS-LABEL: func.func @layer_norm
 // STATS-NOT: scf.forall
 // STATS: norm.normalize
+// SLICE-LABEL: func.func @layer_norm
+// SLICE: scf.forall (%[[ROW:.+]]) in (8)
+// SLICE-NOT: tensor.empty
+// SLICE: scf.for {{.*}} step %c64{{.*}} -> (vector<64xf32>)
+// SLICE: vector.transfer_read %{{.+}}[%[[ROW]], %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<8x768xf32>, vector<64xf32>
+// SLICE: vector.reduction <add>, %{{.+}} : vector<64xf32> into f32
+// SLICE: scf.for {{.*}} -> (vector<64xf32>, vector<64xf32>)
+// SLICE-COUNT-2: vector.reduction <add>
+// SLICE: scf.if %{{.+}} -> (f32, f32, f32)
+// SLICE: } else {
+// SLICE: math.absf {{.*}} : vector<64xf32>
+// SLICE: vector.reduction <maximumf>
+// SLICE: }
+// SLICE-NOT: tensor.empty
+// SLICE: vector.transfer_write {{.*}} : vector<64xf32>, tensor<768xf32>
+// SLICE: scf.forall.in_parallel
+// SLICE-NOT: norm.normalize
+// SLICE256-LABEL: func.func @layer_norm
+// SLICE256: scf.for {{.*}} -> (vector<32xf32>)
 func.func @layer_norm(%x: tensor<8x768xf32>, %init: tensor<8x768xf32>) -> tensor<8x768xf32> {
   %y = norm.normalize standard axes = [1] epsilon = 1.0e-05
       ins(%x : tensor<8x768xf32>) outs(%init : tensor<8x768xf32>) -> tensor<8x768xf32>
   return %y : tensor<8x768xf32>
+}
+
+// -----
+
+// A dynamic row: blocks of 4096 elements (64 steps) whose totals join in
+// compensated scalars, each block's partial last step masked and merged
+// into the partial sums with a select.
+// SLICE-LABEL: func.func @rms_norm_dynamic
+// SLICE: scf.forall
+// SLICE: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c4096 iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (f32, f32)
+// SLICE: scf.for {{.*}} -> (vector<64xf32>)
+// SLICE: vector.create_mask
+// SLICE: vector.transfer_read {{.*}}, %{{.+}} {in_bounds = [true]} : tensor<?x?xbf16>, vector<64xbf16>
+// SLICE: arith.select %{{.+}}, %{{.+}}, %{{.+}} : vector<64xi1>, vector<64xf32>
+// SLICE: vector.reduction <add>
+// SLICE: scf.yield %{{.+}}, %{{.+}} : f32, f32
+// SLICE-NOT: tensor.empty
+// SLICE: scf.forall.in_parallel
+func.func @rms_norm_dynamic(%x: tensor<?x?xbf16>, %init: tensor<?x?xbf16>) -> tensor<?x?xbf16> {
+  %y = norm.normalize rms axes = [1] epsilon = 1.0e-06
+      ins(%x : tensor<?x?xbf16>) outs(%init : tensor<?x?xbf16>) -> tensor<?x?xbf16>
+  return %y : tensor<?x?xbf16>
 }
 
 // -----

@@ -15,13 +15,27 @@ namespace mlir {
 namespace norm {
 class NormalizeOp;
 
+/// How the decomposition schedules its scaled pass (the numerics are the
+/// same either way).
+struct DecomposeOptions {
+  /// false: k from max|x| always (a max pass, then the scaled pass), the
+  /// straight-line form every strategy takes. true: the scaled pass with
+  /// k = 1 first, and max|x| and the pass again under an scf.if only for
+  /// slices out of range: one pass fewer per slice, for strategies that
+  /// keep a slice's statistics in registers across the if (the row
+  /// strategy of norm-tile-and-vectorize). Both give the same results bit
+  /// for bit unless a square underflowed.
+  bool retryScaling = false;
+};
+
 /// Builds, before `op` (tensor form), the linalg ops that compute its
 /// results: the reductions of its statistics and the elementwise normalize
 /// step, with the numerics of numerics.md §1. Returns one value per result
 /// of `op`; fails (with a diagnostic) on the memref form. `op` is left in
-/// place. This is NormalizeOp::decomposeOperation.
-FailureOr<SmallVector<Value>> decomposeNormalizeOp(OpBuilder &b,
-                                                   NormalizeOp op);
+/// place. With default options this is NormalizeOp::decomposeOperation.
+FailureOr<SmallVector<Value>>
+decomposeNormalizeOp(OpBuilder &b, NormalizeOp op,
+                     const DecomposeOptions &options = {});
 
 } // namespace norm
 } // namespace mlir

@@ -81,7 +81,17 @@ def NormTileAndVectorizePass : Pass<"norm-tile-and-vectorize"> {
       with its compensated accumulators hoisted into vector iteration
       arguments.
 
-    Ops that reduce their innermost dim, GroupNorm and the memref form are
+    - Computed statistics over the innermost dim only (LayerNorm, RMSNorm),
+      with `row-statistics`: one row per `scf.forall` iteration, decomposed
+      on the tile with the scaled pass tried at k = 1 first (max|x| and the
+      pass again under an `scf.if` only for out-of-range rows). Each pass
+      over the row runs in blocks of 64 steps of four-vector partial sums
+      (upstream's `PartialReductionOuterReduction`, the partial last step
+      peeled and masked); a block ends in one horizontal reduction and the
+      blocks' totals join in compensated (Kahan) scalars. The statistics
+      stay in registers.
+
+    Other ops that reduce their innermost dim, GroupNorm and the memref form are
     left as they are.
   }];
   let options = [
@@ -94,6 +104,10 @@ def NormTileAndVectorizePass : Pass<"norm-tile-and-vectorize"> {
            /*default=*/"false",
            "Also take the ops that compute their statistics (faster than "
            "serial loops only on several threads)">,
+    Option<"rowStatistics", "row-statistics", "bool", /*default=*/"false",
+           "Also take the ops that compute their statistics over their "
+           "innermost dim only (LayerNorm, RMSNorm): one slice per thread "
+           "tile">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

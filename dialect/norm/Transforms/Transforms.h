@@ -41,6 +41,11 @@ FailureOr<scf::SCFTilingResult> tileToVectorRow(RewriterBase &rewriter,
 /// (statistics) dim, without groups: what tileAndVectorizeNormalize takes.
 bool hasInnermostParallelDim(NormalizeOp op);
 
+/// Whether `op` (tensor form, no groups) reduces over its innermost dim
+/// only (LayerNorm, RMSNorm): what the row strategy of
+/// tileAndVectorizeNormalize takes.
+bool hasInnermostAxis(NormalizeOp op);
+
 /// Tiles `op` over threads with scf.forall and vectorizes its linalg form
 /// along the innermost dim (see norm-tile-and-vectorize): with given
 /// statistics, row blocks; with computed statistics over leading dims, the

@@ -4,7 +4,9 @@
 // NHWC (row blocks over threads, vectors of four registers, masked tails),
 // serial and on OpenMP threads, in f32, f16 and bf16, static and dynamic; and
 // the ops that compute their statistics through the pass's
-// computed-statistics form (column tiles, accumulators in registers).
+// computed-statistics form (column tiles, accumulators in registers); and
+// LayerNorm / RMSNorm rows through its row strategy (--vector-kernels=0):
+// rows of one step, of blocks with a masked tail, 1x100000 (25 blocks), empty.
 // RUN: norm-runner %s --entry bn_nc_inference_f32_dynamic --check --shape 1000x200 --shape 7x1030 --shape 3x1 --shape 0x5 | FileCheck %s
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry bn_nc_inference_f32_dynamic --openmp --check --shape 1000x200 --shape 7x1030 | FileCheck %s
 // RUN: norm-runner %s --entry bn_nhwc_inference_f32_dynamic --check --shape 3x7x5x40 --shape 2x1x1x300 --shape 1x3x3x1 | FileCheck %s
@@ -16,6 +18,10 @@
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry bn_nc_training_f32_dynamic --openmp --check --shape 1000x200 --shape 70000x3 --shape 0x5 | FileCheck %s
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry in_nhwc_f32_dynamic --openmp --check --shape 3x5x7x40 --shape 2x1x1x70 | FileCheck %s
 // RUN: norm-runner %s --entry in_nhwc_f32_dynamic --check --shape 3x5x7x40 --pre-pipeline='norm-tile-and-vectorize{computed-statistics=1}' | FileCheck %s
+// RUN: norm-runner %s --entry ln_f32_dynamic --vector-kernels=0 --check --shape 5x4097 --shape 1x100000 --shape 7x63 --shape 3x1 --shape 0x5 | FileCheck %s
+// RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry ln_f32_dynamic --vector-kernels=0 --openmp --check --shape 9x768 --shape 2x8200 | FileCheck %s
+// RUN: norm-runner %s --entry rms_bf16_static --vector-kernels=0 --check | FileCheck %s
+// RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry rms_bf16_static --vector-kernels=0 --openmp --check | FileCheck %s
 // CHECK: check: {{[1-9][0-9]*}} passed, 0 failed
 
 // The pipeline takes the strategy for given statistics, and for computed
@@ -145,4 +151,24 @@ func.func @in_nhwc_f32_dynamic(%x: tensor<?x?x?x?xf32>, %g: tensor<?xf32>, %b: t
       outs(%init : tensor<?x?x?x?xf32>) saved(%sm, %sr : tensor<?x?xf32>, tensor<?x?xf32>)
       -> tensor<?x?x?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>
   return %r#0, %r#1, %r#2 : tensor<?x?x?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>
+}
+
+func.func @ln_f32_dynamic(%x: tensor<?x?xf32>, %g: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %n = tensor.dim %x, %c1 : tensor<?x?xf32>
+  %init = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %y = norm.normalize standard axes = [1] epsilon = 1.0e-05
+      ins(%x : tensor<?x?xf32>) scale(%g : tensor<?xf32>) bias(%b : tensor<?xf32>) affine_dims = [1]
+      outs(%init : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
+
+func.func @rms_bf16_static(%x: tensor<6x2050xbf16>, %g: tensor<2050xbf16>) -> tensor<6x2050xbf16> {
+  %init = tensor.empty() : tensor<6x2050xbf16>
+  %y = norm.normalize rms axes = [1] epsilon = 1.0e-06
+      ins(%x : tensor<6x2050xbf16>) scale(%g : tensor<2050xbf16>) affine_dims = [1]
+      outs(%init : tensor<6x2050xbf16>) -> tensor<6x2050xbf16>
+  return %y : tensor<6x2050xbf16>
 }
