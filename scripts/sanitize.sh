@@ -15,12 +15,13 @@ seconds="${FUZZ_SECONDS:-60}"
 fuzzers=(norm-SpecFuzzer norm-NpyFuzzer norm-CallCheckFuzzer)
 BUILD_DIR="$build" NORM_CMAKE_ARGS="-DNORM_SANITIZE=ON" \
   "$root/scripts/build.sh" norm-opt norm-runner norm-compile norm-capi-test \
-  norm-runtime-test norm-cuda-runtime-test NormCAPI NormMLIRPythonPackage \
+  norm-harness-test norm-cuda-runtime-test NormCAPI NormMLIRPythonPackage \
   norm_harness_static "${fuzzers[@]}"
 
 echo "sanitize: lit on the ASan + UBSan build"
 /usr/lib/llvm-22/bin/lit -sv "$build/test/Integration/CPU" \
-  "$build/test/tools/norm-runner" "$build/test/Runtime" "$build/test/CAPI" \
+  "$build/test/tools/norm-runner" "$build/test/Runtime" "$build/test/Harness" \
+  "$build/test/CAPI" \
   "$build/test/python/pytest.test" "$build/test/IR/invalid.mlir" \
   "$build/test/IR/roundtrip.mlir"
 

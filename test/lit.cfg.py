@@ -50,7 +50,7 @@ tools = [
     "norm-opt",
     "norm-runner",
     "norm-builder-test",
-    "norm-runtime-test",
+    "norm-harness-test",
     "norm-cuda-runtime-test",
     "norm-capi-test",
     "norm-compile",

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "norm/Runtime/CudaKernel.h"
+#include "norm/Harness/CudaKernel.h"
 #include "norm/Runtime/CudaRuntime.h"
 
 #include "llvm/Support/FileSystem.h"

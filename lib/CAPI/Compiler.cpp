@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "norm-c/Compiler.h"
-#include "norm/Compiler/Compiler.h"
-#include "norm/Runtime/Kernel.h"
+#include "norm/Compiler/AheadOfTime.h"
+#include "norm/JIT/Kernel.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "norm-c/Dialect.h"
-#include "norm/Compiler/Compiler.h"
+#include "norm/Compiler/Registration.h"
 #include "norm/IR/NormDialect.h"
 
 #include "mlir/CAPI/Diagnostics.h"

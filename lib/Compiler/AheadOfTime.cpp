@@ -18,12 +18,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "norm/Compiler/Compiler.h"
+#include "norm/Compiler/AheadOfTime.h"
+#include "norm/Analysis/CallContractAnalysis.h"
+#include "norm/Analysis/EntryAnalysis.h"
+#include "norm/Harness/KernelDescription.h"
 #include "norm/IR/NormOps.h"
 #include "norm/Pipelines/Pipelines.h"
-#include "norm/Runtime/CallContractAnalysis.h"
-#include "norm/Runtime/EntryAnalysis.h"
-#include "norm/Runtime/Kernel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -297,7 +297,7 @@ static void writeLaunchers(llvm::raw_ostream &os, ArrayRef<Entry> entries,
        << "const char *normCudaGetError(void);\n\n";
   else if (openmp)
     os << "void omp_set_num_threads(int threads);\n\n";
-  os << "/* The call check (norm/Runtime/CallCheck.h), embedded so that the "
+  os << "/* The call check (norm/Harness/CallCheck.h), embedded so that the "
         "launchers\n   need no header of norm-mlir. */\n"
      << kCallCheckSource << "\n"
      << "static _Thread_local char norm_call_error[256];\n\n"
@@ -630,15 +630,25 @@ static LogicalResult writeText(StringRef path,
   return success();
 }
 
+/// The target pipeline `options` ask for.
+static TargetPipelineOptions
+getPipelineOptions(const AheadOfTimeOptions &options, int64_t vectorBits) {
+  TargetPipelineOptions pipelineOptions;
+  pipelineOptions.target = options.target;
+  pipelineOptions.openmp = options.openmp;
+  pipelineOptions.vectorBits = vectorBits;
+  pipelineOptions.gpuFormat = options.gpuFormat;
+  pipelineOptions.chip = options.chip;
+  return pipelineOptions;
+}
+
 /// Whether `options` name a target and options that go together.
 static LogicalResult verifyOptions(Location loc,
                                    const AheadOfTimeOptions &options) {
+  if (llvm::Error error =
+          verifyTargetPipelineOptions(getPipelineOptions(options, 0)))
+    return emitError(loc) << llvm::toString(std::move(error));
   bool forCuda = options.target == "cuda";
-  if (!forCuda && options.target != "cpu")
-    return emitError(loc, "target '")
-           << options.target << "' is not supported (supported: cpu, cuda)";
-  if (options.openmp && forCuda)
-    return emitError(loc, "OpenMP is a cpu target option");
   if (options.cpuDispatch && forCuda)
     return emitError(loc, "the CPU dispatcher is a cpu target option");
   if (options.cpuDispatch &&
@@ -653,17 +663,9 @@ LogicalResult norm::lowerToLLVM(ModuleOp module,
   if (failed(verifyOptions(module.getLoc(), options)))
     return failure();
   PassManager pm(module.getContext());
-  if (options.target == "cuda") {
-    NVVMPipelineOptions pipelineOptions;
-    pipelineOptions.format = options.gpuFormat;
-    pipelineOptions.chip = options.chip;
-    buildLowerToNVVMPipeline(pm, pipelineOptions);
-  } else {
-    CPUPipelineOptions pipelineOptions;
-    pipelineOptions.openmp = options.openmp;
-    pipelineOptions.vectorBits = vectorBits;
-    buildLowerToCPUPipeline(pm, pipelineOptions);
-  }
+  if (llvm::Error error = buildLowerToTargetPipeline(
+          pm, getPipelineOptions(options, vectorBits)))
+    return emitError(module.getLoc()) << llvm::toString(std::move(error));
   return pm.run(module);
 }
 

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "norm/Compiler/Compiler.h"
+#include "norm/Compiler/Registration.h"
 #include "norm/Conversion/Passes.h"
 #include "norm/IR/NormDialect.h"
 #include "norm/Pipelines/Pipelines.h"

@@ -20,7 +20,6 @@
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -136,18 +135,4 @@ void mlir::norm::buildBufferizeToOutParamsPipeline(OpPassManager &pm) {
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   pm.addPass(createCanonicalizerPass());
   bufferization::buildBufferDeallocationPipeline(pm);
-}
-
-void mlir::norm::registerNormPipelines() {
-  PassPipelineRegistration<CPUPipelineOptions>(
-      "norm-lower-to-cpu-pipeline",
-      "Lower norm ops through linalg to LLVM for the CPU (memref-in / "
-      "memref-out ABI)",
-      buildLowerToCPUPipeline);
-  PassPipelineRegistration<NVVMPipelineOptions>(
-      "norm-lower-to-nvvm-pipeline",
-      "Lower norm ops to GPU kernels (NVVM, serialized into the module) "
-      "launched by host code in the LLVM dialect (memref-in / memref-out "
-      "ABI, device pointers)",
-      buildLowerToNVVMPipeline);
 }

@@ -10,7 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "norm/Compiler/Compiler.h"
+#include "norm/Compiler/AheadOfTime.h"
+#include "norm/Compiler/Registration.h"
 #include "norm/IR/NormOps.h"
 #include "norm/Pipelines/Pipelines.h"
 
@@ -70,8 +71,7 @@ int main(int argc, char **argv) {
   // The pipeline by its registered name, as norm-opt would run it.
   OwningOpRef<ModuleOp> lowered = module->clone();
   PassManager pm(&context);
-  if (failed(parsePassPipeline("norm-lower-to-cpu-pipeline", pm,
-                               llvm::errs())))
+  if (failed(parsePassPipeline("norm-lower-to-cpu-pipeline", pm, llvm::errs())))
     return 1;
   // The registered pipeline expands into its passes.
   llvm::outs() << "pipeline: norm-lower-to-cpu-pipeline, " << pm.size()

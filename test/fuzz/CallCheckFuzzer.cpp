@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "norm/Runtime/CallContract.h"
+#include "norm/Harness/CallContract.h"
 
 #include <cstdlib>
 #include <cstring>

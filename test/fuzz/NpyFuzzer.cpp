@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "norm/Runtime/HostArray.h"
+#include "norm/Harness/HostArray.h"
 
 #include <cstdlib>
 

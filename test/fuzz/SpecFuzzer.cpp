@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "norm/Compiler/Compiler.h"
+#include "norm/Compiler/Registration.h"
 #include "norm/Pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"

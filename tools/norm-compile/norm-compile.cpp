@@ -16,13 +16,14 @@
 //                  (the GPU bundle checks the kernels against the reference)
 // Callers need no MLIR header or library: cuda code links norm_cuda_runtime
 // (no CUDA at link time), cpu code libomp with --openmp, else nothing. The
-// compiler itself is NormCompiler (norm/Compiler/Compiler.h), which the C API
-// shares.
+// compiler itself is NormCompiler (norm/Compiler/AheadOfTime.h), which the C
+// API shares.
 //
 //===----------------------------------------------------------------------===//
 
 #include "../HelpOptions.h"
-#include "norm/Compiler/Compiler.h"
+#include "norm/Compiler/AheadOfTime.h"
+#include "norm/Compiler/Registration.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../HelpOptions.h"
-#include "norm/Compiler/Compiler.h"
+#include "norm/Compiler/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"

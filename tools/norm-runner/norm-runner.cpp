@@ -11,13 +11,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "../HelpOptions.h"
-#include "norm/Compiler/Compiler.h"
+#include "norm/Analysis/EntryAnalysis.h"
+#include "norm/Compiler/Registration.h"
+#include "norm/Harness/CudaKernel.h"
+#include "norm/Harness/Harness.h"
 #include "norm/IR/NormDialect.h"
-#include "norm/Runtime/CudaKernel.h"
+#include "norm/JIT/Kernel.h"
 #include "norm/Runtime/CudaRuntime.h"
-#include "norm/Runtime/EntryAnalysis.h"
-#include "norm/Runtime/Harness.h"
-#include "norm/Runtime/Kernel.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"

@@ -8,6 +8,9 @@
 #define NORM_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassOptions.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
 
 namespace mlir {
 class OpPassManager;
@@ -110,6 +113,31 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
                               const NVVMPipelineOptions &options);
 
 /// Registers the pipelines with the pass registry (norm-opt).
+/// What a target's pipeline is built with: the target, and the options of
+/// its pipeline (those of the other target keep their defaults).
+struct TargetPipelineOptions {
+  /// cpu (norm-lower-to-cpu-pipeline) or cuda (norm-lower-to-nvvm-pipeline).
+  std::string target = "cpu";
+  /// cpu: see CPUPipelineOptions.
+  bool openmp = false;
+  bool vectorKernels = true;
+  bool tiledLinalg = true;
+  int64_t vectorBits = 0;
+  /// cuda: see NVVMPipelineOptions (format, chip).
+  std::string gpuFormat = "isa";
+  std::string chip = "sm_90";
+};
+
+/// Whether `options` name a target and only options it takes.
+llvm::Error verifyTargetPipelineOptions(const TargetPipelineOptions &options);
+
+/// Appends the pipeline of `options.target` to `pm`: the one place where a
+/// target is mapped to its pipeline (the JIT, norm-compile and the C API
+/// build theirs here). Fails, adding nothing, where
+/// verifyTargetPipelineOptions does.
+llvm::Error buildLowerToTargetPipeline(OpPassManager &pm,
+                                       const TargetPipelineOptions &options);
+
 void registerNormPipelines();
 
 } // namespace norm

@@ -9,11 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NORM_RUNTIME_KERNEL_H
-#define NORM_RUNTIME_KERNEL_H
+#ifndef NORM_JIT_KERNEL_H
+#define NORM_JIT_KERNEL_H
 
+#include "norm/Harness/KernelInterface.h"
 #include "norm/Pipelines/Pipelines.h"
-#include "norm/Runtime/KernelInterface.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
@@ -25,10 +25,6 @@
 namespace mlir {
 class ExecutionEngine;
 namespace norm {
-
-/// Reads a tensor type as a signature; fails for element types the runtime
-/// does not carry.
-llvm::Expected<TensorSignature> getTensorSignature(Type type);
 
 /// Compiler settings of a kernel.
 struct KernelOptions {
@@ -91,4 +87,4 @@ private:
 } // namespace norm
 } // namespace mlir
 
-#endif // NORM_RUNTIME_KERNEL_H
+#endif // NORM_JIT_KERNEL_H

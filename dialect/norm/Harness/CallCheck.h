@@ -13,8 +13,8 @@
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
-#ifndef NORM_RUNTIME_CALLCHECK_H
-#define NORM_RUNTIME_CALLCHECK_H
+#ifndef NORM_HARNESS_CALLCHECK_H
+#define NORM_HARNESS_CALLCHECK_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -161,4 +161,4 @@ static inline int norm_call_check(const norm_call_contract *c,
 }
 #endif
 
-#endif /* NORM_RUNTIME_CALLCHECK_H */
+#endif /* NORM_HARNESS_CALLCHECK_H */

@@ -10,10 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NORM_RUNTIME_REFERENCE_H
-#define NORM_RUNTIME_REFERENCE_H
+#ifndef NORM_HARNESS_REFERENCE_H
+#define NORM_HARNESS_REFERENCE_H
 
-#include "norm/Runtime/HostArray.h"
+#include "norm/Harness/HostArray.h"
 
 #include <optional>
 #include <string>
@@ -106,4 +106,4 @@ Comparison compareOutput(const RefOutput &ref, const HostArray &got);
 } // namespace norm
 } // namespace mlir
 
-#endif // NORM_RUNTIME_REFERENCE_H
+#endif // NORM_HARNESS_REFERENCE_H

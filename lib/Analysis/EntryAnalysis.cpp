@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "norm/Runtime/EntryAnalysis.h"
+#include "norm/Analysis/EntryAnalysis.h"
 
 #include "norm/IR/NormOps.h"
 
@@ -180,4 +180,26 @@ llvm::Expected<EntryAnalysis> mlir::norm::analyzeEntry(func::FuncOp func) {
   for (Type t : op->getResultTypes())
     analysis.opResultDTypes.push_back(dtypeOf(t));
   return analysis;
+}
+
+llvm::Expected<TensorSignature> mlir::norm::getTensorSignature(Type type) {
+  auto shaped = dyn_cast<RankedTensorType>(type);
+  if (!shaped)
+    return llvm::createStringError("only ranked tensors are supported at "
+                                   "function boundaries");
+  TensorSignature sig;
+  Type e = shaped.getElementType();
+  if (e.isF16())
+    sig.dtype = DType::F16;
+  else if (e.isBF16())
+    sig.dtype = DType::BF16;
+  else if (e.isF32())
+    sig.dtype = DType::F32;
+  else if (e.isF64())
+    sig.dtype = DType::F64;
+  else
+    return llvm::createStringError("unsupported element type in a function "
+                                   "signature (f16, bf16, f32, f64 only)");
+  sig.shape.assign(shaped.getShape().begin(), shaped.getShape().end());
+  return sig;
 }

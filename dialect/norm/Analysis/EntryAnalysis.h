@@ -4,10 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NORM_RUNTIME_ENTRYANALYSIS_H
-#define NORM_RUNTIME_ENTRYANALYSIS_H
+#ifndef NORM_ANALYSIS_ENTRYANALYSIS_H
+#define NORM_ANALYSIS_ENTRYANALYSIS_H
 
-#include "norm/Runtime/Harness.h"
+#include "norm/Harness/Harness.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -18,7 +18,11 @@ namespace norm {
 /// harness cannot check.
 llvm::Expected<EntryAnalysis> analyzeEntry(func::FuncOp func);
 
+/// Reads a tensor type at a function boundary as a signature; fails for
+/// element types the harness does not carry.
+llvm::Expected<TensorSignature> getTensorSignature(Type type);
+
 } // namespace norm
 } // namespace mlir
 
-#endif // NORM_RUNTIME_ENTRYANALYSIS_H
+#endif // NORM_ANALYSIS_ENTRYANALYSIS_H

@@ -4,9 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "norm/Runtime/Kernel.h"
+#include "norm/JIT/Kernel.h"
 
-#include "norm/Runtime/CallContractAnalysis.h"
+#include "norm/Analysis/CallContractAnalysis.h"
+#include "norm/Analysis/EntryAnalysis.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -30,28 +31,6 @@
 
 using namespace mlir;
 using namespace mlir::norm;
-
-llvm::Expected<TensorSignature> mlir::norm::getTensorSignature(Type type) {
-  auto shaped = dyn_cast<RankedTensorType>(type);
-  if (!shaped)
-    return llvm::createStringError("only ranked tensors are supported at "
-                                   "function boundaries");
-  TensorSignature sig;
-  Type e = shaped.getElementType();
-  if (e.isF16())
-    sig.dtype = DType::F16;
-  else if (e.isBF16())
-    sig.dtype = DType::BF16;
-  else if (e.isF32())
-    sig.dtype = DType::F32;
-  else if (e.isF64())
-    sig.dtype = DType::F64;
-  else
-    return llvm::createStringError("unsupported element type in a function "
-                                   "signature (f16, bf16, f32, f64 only)");
-  sig.shape.assign(shaped.getShape().begin(), shaped.getShape().end());
-  return sig;
-}
 
 Kernel::~Kernel() = default;
 
@@ -114,15 +93,19 @@ Kernel::compile(ModuleOp module, llvm::StringRef entry,
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);
+  TargetPipelineOptions pipelineOptions;
+  pipelineOptions.target = options.target;
+  pipelineOptions.openmp = options.openmp;
+  pipelineOptions.vectorKernels = options.vectorKernels;
+  pipelineOptions.tiledLinalg = options.tiledLinalg;
+  if (llvm::Error error = verifyTargetPipelineOptions(pipelineOptions))
+    return std::move(error);
   kernel->onDevice = options.target == "cuda";
   if (kernel->onDevice) {
     // Kernels are serialized (NVVM target, GPU and NVVM translations) and
     // embedded in the host code.
     registerAllToLLVMIRTranslations(registry);
     NVVM::registerNVVMTargetInterfaceExternalModels(registry);
-  } else if (options.target != "cpu") {
-    return llvm::createStringError("unknown target '" + options.target +
-                                   "' (cpu or cuda)");
   }
   ctx->appendDialectRegistry(registry);
 
@@ -133,15 +116,8 @@ Kernel::compile(ModuleOp module, llvm::StringRef entry,
     if (failed(parsePassPipeline(options.prePipeline, pm, os)))
       return llvm::createStringError("--pre-pipeline: " + message);
   }
-  if (kernel->onDevice) {
-    buildLowerToNVVMPipeline(pm, NVVMPipelineOptions());
-  } else {
-    CPUPipelineOptions pipelineOptions;
-    pipelineOptions.openmp = options.openmp;
-    pipelineOptions.vectorKernels = options.vectorKernels;
-    pipelineOptions.tiledLinalg = options.tiledLinalg;
-    buildLowerToCPUPipeline(pm, pipelineOptions);
-  }
+  if (llvm::Error error = buildLowerToTargetPipeline(pm, pipelineOptions))
+    return std::move(error);
   if (failed(pm.run(*lowered)))
     return llvm::createStringError(
         diagnosticsOf("lowering @" + entry.str() + " failed"));

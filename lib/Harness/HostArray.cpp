@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "norm/Runtime/HostArray.h"
+#include "norm/Harness/HostArray.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

@@ -1,34 +1,23 @@
-//===- Compiler.h - norm spec to kernels, ahead of time ---------*- C++ -*-===//
+//===- AheadOfTime.h - norm spec to kernels, ahead of time ------*- C++ -*-===//
 //
 // Part of the norm-mlir project.
 //
-// The compiler behind norm-compile and the C API: the dialects a spec and
-// the pipelines need, and the ahead-of-time compile of every public function
-// of a spec into an object, a C header, plain-C launchers, a JSON
-// description and (optionally) a static and a shared library.
+// The compiler behind norm-compile and the C API: the ahead-of-time compile
+// of every public function of a spec into an object, a C header, plain-C
+// launchers, a JSON description and (optionally) a static and a shared
+// library.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NORM_COMPILER_COMPILER_H
-#define NORM_COMPILER_COMPILER_H
+#ifndef NORM_COMPILER_AHEADOFTIME_H
+#define NORM_COMPILER_AHEADOFTIME_H
 
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/DialectRegistry.h"
 
 #include <string>
 
 namespace mlir {
 namespace norm {
-
-/// Registers the norm dialect and its external models, and every dialect,
-/// extension and LLVM IR translation that parsing a spec and running the
-/// CPU and NVVM pipelines need.
-void registerCompilerDialects(DialectRegistry &registry);
-
-/// Registers every upstream pass, the norm passes and the norm pipelines
-/// (textual pass pipelines). With registerCompilerDialects, the one
-/// registration of norm-opt, norm-runner, norm-compile and the C API.
-void registerCompilerPasses();
 
 struct AheadOfTimeOptions {
   /// cpu (this host's vector width) or cuda.
@@ -69,4 +58,4 @@ LogicalResult compileAheadOfTime(ModuleOp module, StringRef outputBase,
 } // namespace norm
 } // namespace mlir
 
-#endif // NORM_COMPILER_COMPILER_H
+#endif // NORM_COMPILER_AHEADOFTIME_H

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "norm/Runtime/CudaKernel.h"
+#include "norm/Harness/CudaKernel.h"
 #include "norm/Runtime/CudaRuntime.h"
 
 #include "llvm/Support/Format.h"

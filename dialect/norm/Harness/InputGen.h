@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NORM_RUNTIME_INPUTGEN_H
-#define NORM_RUNTIME_INPUTGEN_H
+#ifndef NORM_HARNESS_INPUTGEN_H
+#define NORM_HARNESS_INPUTGEN_H
 
-#include "norm/Runtime/Reference.h"
+#include "norm/Harness/Reference.h"
 
 #include <cstdint>
 #include <string>
@@ -56,4 +56,4 @@ std::vector<TestCase> makeAdversarialCases(const NormSpec &spec,
 } // namespace norm
 } // namespace mlir
 
-#endif // NORM_RUNTIME_INPUTGEN_H
+#endif // NORM_HARNESS_INPUTGEN_H

@@ -1,20 +1,20 @@
-//===- NormRuntimeTest.cpp - exercise the NormRuntime host library --------===//
+//===- NormHarnessTest.cpp - exercise the MLIR-free harness library -------===//
 //
 // Part of the norm-mlir project.
 //
-// Checks the host runtime (norm/Runtime): f16/bf16 conversions bit by bit,
+// Checks the MLIR-free harness (norm/Harness): f16/bf16 conversions bit by bit,
 // .npy round trips and rejects, the fp64 reference on hand-computed
 // examples, and the tolerance policy of numerics.md §2 against simulated
 // kernels (a correct two-pass f32 LayerNorm passes; one-pass E[x²]−E[x]² on
-// offset data and f16 accumulation fail). Usage: norm-runtime-test <scratch
-// dir>. Prints lines for FileCheck (test/Runtime/runtime.test) and exits
+// offset data and f16 accumulation fail). Usage: norm-harness-test <scratch
+// dir>. Prints lines for FileCheck (test/Harness/harness.test) and exits
 // non-zero if an expectation fails.
 //
 //===----------------------------------------------------------------------===//
 
-#include "norm/Runtime/HostArray.h"
-#include "norm/Runtime/InputGen.h"
-#include "norm/Runtime/Reference.h"
+#include "norm/Harness/HostArray.h"
+#include "norm/Harness/InputGen.h"
+#include "norm/Harness/Reference.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -941,7 +941,7 @@ static void testInputGen() {
 
 int main(int argc, char **argv) {
   if (argc != 2) {
-    llvm::errs() << "usage: norm-runtime-test <scratch dir>\n";
+    llvm::errs() << "usage: norm-harness-test <scratch dir>\n";
     return 2;
   }
   std::string dir = argv[1];

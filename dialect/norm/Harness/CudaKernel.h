@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NORM_RUNTIME_CUDAKERNEL_H
-#define NORM_RUNTIME_CUDAKERNEL_H
+#ifndef NORM_HARNESS_CUDAKERNEL_H
+#define NORM_HARNESS_CUDAKERNEL_H
 
-#include "norm/Runtime/Harness.h"
+#include "norm/Harness/KernelDescription.h"
 
 #include <functional>
 
@@ -87,4 +87,4 @@ int runCudaBench(CudaKernel &kernel, const EntryAnalysis &analysis,
 } // namespace norm
 } // namespace mlir
 
-#endif // NORM_RUNTIME_CUDAKERNEL_H
+#endif // NORM_HARNESS_CUDAKERNEL_H

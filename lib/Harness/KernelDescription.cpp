@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "norm/Runtime/Harness.h"
+#include "norm/Harness/KernelDescription.h"
 
 using namespace mlir;
 using namespace mlir::norm;

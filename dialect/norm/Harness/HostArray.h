@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NORM_RUNTIME_HOSTARRAY_H
-#define NORM_RUNTIME_HOSTARRAY_H
+#ifndef NORM_HARNESS_HOSTARRAY_H
+#define NORM_HARNESS_HOSTARRAY_H
 
 #include "llvm/Support/Error.h"
 
@@ -107,4 +107,4 @@ llvm::Error writeNpy(const std::string &path, const HostArray &array);
 } // namespace norm
 } // namespace mlir
 
-#endif // NORM_RUNTIME_HOSTARRAY_H
+#endif // NORM_HARNESS_HOSTARRAY_H

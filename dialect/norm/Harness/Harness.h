@@ -10,12 +10,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NORM_RUNTIME_HARNESS_H
-#define NORM_RUNTIME_HARNESS_H
+#ifndef NORM_HARNESS_HARNESS_H
+#define NORM_HARNESS_HARNESS_H
 
-#include "norm/Runtime/InputGen.h"
-#include "norm/Runtime/KernelInterface.h"
-#include "norm/Runtime/Reference.h"
+#include "norm/Harness/InputGen.h"
+#include "norm/Harness/KernelInterface.h"
+#include "norm/Harness/Reference.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -60,18 +60,6 @@ struct EntryAnalysis {
 
 /// A shape as AxBxC.
 std::string formatShape(const std::vector<int64_t> &shape);
-
-/// An entry function as data: what norm-compile records next to a kernel it
-/// compiles ahead of time, for harnesses without MLIR.
-struct KernelDescription {
-  std::string name;
-  EntryAnalysis analysis;
-  std::vector<TensorSignature> arguments, results;
-  CallContract contract;
-};
-llvm::json::Value toJSON(const KernelDescription &description);
-llvm::Expected<KernelDescription>
-parseKernelDescription(const llvm::json::Value &value);
 
 /// Why --check or --bench cannot run on an input (x) of `shape`: it does
 /// not fit the input's type (rank, static extents, whole groups), or a
@@ -139,4 +127,4 @@ llvm::Error runFiles(KernelInterface &kernel,
 } // namespace norm
 } // namespace mlir
 
-#endif // NORM_RUNTIME_HARNESS_H
+#endif // NORM_HARNESS_HARNESS_H

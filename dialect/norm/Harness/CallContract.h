@@ -10,10 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NORM_RUNTIME_CALLCONTRACT_H
-#define NORM_RUNTIME_CALLCONTRACT_H
+#ifndef NORM_HARNESS_CALLCONTRACT_H
+#define NORM_HARNESS_CALLCONTRACT_H
 
-#include "norm/Runtime/CallCheck.h"
+#include "norm/Harness/CallCheck.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -62,4 +62,4 @@ void writeCallContractC(llvm::raw_ostream &os, const CallContract &contract,
 } // namespace norm
 } // namespace mlir
 
-#endif // NORM_RUNTIME_CALLCONTRACT_H
+#endif // NORM_HARNESS_CALLCONTRACT_H

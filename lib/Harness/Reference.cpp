@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "norm/Runtime/Reference.h"
+#include "norm/Harness/Reference.h"
 
 #include "llvm/ADT/STLExtras.h"
 

@@ -4,10 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NORM_RUNTIME_CALLCONTRACTANALYSIS_H
-#define NORM_RUNTIME_CALLCONTRACTANALYSIS_H
+#ifndef NORM_ANALYSIS_CALLCONTRACTANALYSIS_H
+#define NORM_ANALYSIS_CALLCONTRACTANALYSIS_H
 
-#include "norm/Runtime/CallContract.h"
+#include "norm/Harness/CallContract.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -30,4 +30,4 @@ llvm::Expected<CallContract> deriveCallContract(func::FuncOp func);
 } // namespace norm
 } // namespace mlir
 
-#endif // NORM_RUNTIME_CALLCONTRACTANALYSIS_H
+#endif // NORM_ANALYSIS_CALLCONTRACTANALYSIS_H

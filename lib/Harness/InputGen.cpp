@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "norm/Runtime/InputGen.h"
+#include "norm/Harness/InputGen.h"
 
 #include <cmath>
 #include <limits>

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "norm/Runtime/CallContractAnalysis.h"
+#include "norm/Analysis/CallContractAnalysis.h"
 
 #include "norm/IR/NormOps.h"
 

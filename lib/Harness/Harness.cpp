@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "norm/Runtime/Harness.h"
+#include "norm/Harness/Harness.h"
 
-#include "norm/Runtime/InputGen.h"
+#include "norm/Harness/InputGen.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"

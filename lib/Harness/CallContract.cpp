@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "norm/Runtime/CallContract.h"
+#include "norm/Harness/CallContract.h"
 
 #include "llvm/ADT/Twine.h"
 

@@ -9,11 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NORM_RUNTIME_KERNELINTERFACE_H
-#define NORM_RUNTIME_KERNELINTERFACE_H
+#ifndef NORM_HARNESS_KERNELINTERFACE_H
+#define NORM_HARNESS_KERNELINTERFACE_H
 
-#include "norm/Runtime/CallContract.h"
-#include "norm/Runtime/HostArray.h"
+#include "norm/Harness/CallContract.h"
+#include "norm/Harness/HostArray.h"
 
 #include "llvm/Support/Error.h"
 
@@ -62,4 +62,4 @@ llvm::Error checkHostCall(const KernelInterface &kernel,
 } // namespace norm
 } // namespace mlir
 
-#endif // NORM_RUNTIME_KERNELINTERFACE_H
+#endif // NORM_HARNESS_KERNELINTERFACE_H
