@@ -128,6 +128,8 @@ void mlir::norm::buildBufferizeToOutParamsPipeline(OpPassManager &pm) {
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
+  // A result computed in a collapsed shape is returned as its alloc.
+  pm.addPass(createNormExpandReshapedAllocsPass());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
   outParams.hoistDynamicAllocs = true;

@@ -929,12 +929,6 @@ static LogicalResult splitComputedStatistics(RewriterBase &rewriter,
   return vectorizeTile(rewriter, rowsLoop->first, vectorSize, vectorSize);
 }
 
-bool mlir::norm::hasInnermostAxis(NormalizeOp op) {
-  ArrayRef<int64_t> axes = op.getAxes();
-  return op.hasPureTensorSemantics() && axes.size() == 1 &&
-         axes[0] == op.getRank() - 1 && !op.getGroups();
-}
-
 /// Splits the 1-D reduction `reduction` into `vectorSize` partial sums
 /// carried by an scf.for (PartialReductionOuterReduction), merged after the
 /// loop; the loop's full steps are peeled from its partial last one.
@@ -1177,8 +1171,18 @@ mlir::norm::tileAndVectorizeNormalize(RewriterBase &rewriter, NormalizeOp op,
                                       const TileAndVectorizeOptions &options) {
   int64_t lanes = std::max<int64_t>(
       options.vectorBits / op.getAccumulationType().getWidth(), 1);
-  if (op.hasComputedStatistics() && hasInnermostAxis(op))
+  if (op.hasComputedStatistics() && reducesInnermostDims(op)) {
+    // One reduced dim: InstanceNorm's H·W is one row.
+    if (op.getAxes().size() > 1) {
+      FailureOr<CollapsedNormalize> collapsed =
+          collapseReducedDims(rewriter, op);
+      if (failed(collapsed))
+        return op.emitOpError() << "could not collapse its reduced dims";
+      rewriter.replaceOp(op, collapsed->results);
+      op = collapsed->collapsedOp;
+    }
     return tileRowStatistics(rewriter, op, lanes);
+  }
   if (!hasInnermostParallelDim(op))
     return rewriter.notifyMatchFailure(
         op, "not a tensor-form op whose innermost dim is parallel");
@@ -1217,7 +1221,8 @@ struct NormTileAndVectorizePass
     getOperation()->walk([&](NormalizeOp op) {
       if ((hasInnermostParallelDim(op) &&
            (computedStatistics || !op.hasComputedStatistics())) ||
-          (rowStatistics && op.hasComputedStatistics() && hasInnermostAxis(op)))
+          (rowStatistics && op.hasComputedStatistics() &&
+           reducesInnermostDims(op)))
         targets.push_back(op);
     });
     IRRewriter rewriter(&getContext());

@@ -5,7 +5,11 @@
 //===----------------------------------------------------------------------===//
 
 namespace mlir::norm::test {
+void registerTestCollapseReducedDimsPass();
 void registerTestPlantBugPass();
 
-void registerTestPasses() { registerTestPlantBugPass(); }
+void registerTestPasses() {
+  registerTestCollapseReducedDimsPass();
+  registerTestPlantBugPass();
+}
 } // namespace mlir::norm::test

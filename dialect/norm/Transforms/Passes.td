@@ -188,6 +188,25 @@ def NormDistinctResultsPass
   ];
 }
 
+def NormExpandReshapedAllocsPass : Pass<"norm-expand-reshaped-allocs"> {
+  let summary = "Allocate buffers in the shape they are expanded to";
+  let description = [{
+    Rewrites `memref.expand_shape` of a `memref.alloc` (identity layouts)
+    into an alloc of the expanded shape, which the alloc's other users see
+    through a `memref.collapse_shape`. A function that computes in a
+    collapsed shape (an op whose reduced dims were collapsed into one) and
+    returns the result expanded then returns the alloc itself, which
+    `buffer-results-to-out-params` replaces by the out-parameter: the result
+    is written in place instead of copied. Runs after bufferization and
+    before the out-parameters and the deallocation pipeline. An expansion
+    whose dynamic sizes are not defined before the alloc is left alone.
+    `memref.expand_shape` of a `memref.collapse_shape` that restores the
+    source's sizes (proven with value bounds) folds to the source, dynamic
+    dims included.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def NormReadOnlyArgumentsPass
     : Pass<"norm-read-only-arguments", "::mlir::ModuleOp"> {
   let summary = "Mark the tensor arguments of public functions read-only";

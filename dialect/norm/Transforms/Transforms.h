@@ -41,10 +41,33 @@ FailureOr<scf::SCFTilingResult> tileToVectorRow(RewriterBase &rewriter,
 /// (statistics) dim, without groups: what tileAndVectorizeNormalize takes.
 bool hasInnermostParallelDim(NormalizeOp op);
 
-/// Whether `op` (tensor form, no groups) reduces over its innermost dim
-/// only (LayerNorm, RMSNorm): what the row strategy of
+/// Whether `op` (tensor form, no groups) reduces over its innermost dims
+/// only, and collapseReducedDims makes them one (LayerNorm, RMSNorm,
+/// InstanceNorm over NCHW): what the row strategy of
 /// tileAndVectorizeNormalize takes.
-bool hasInnermostAxis(NormalizeOp op);
+bool reducesInnermostDims(NormalizeOp op);
+
+/// Rewrites `op` (tensor form) as the same normalization over one dim per
+/// run of adjacent reduced dims (not the group dim, held by the affine
+/// operands wholly or not at all): InstanceNorm over NCHW reduces one
+/// collapsed H·W dim. The input, the output and the affine operands are
+/// reshaped (tensor.collapse_shape, the output expanded back); the
+/// statistics keep their shape. Returns the new op and the values that
+/// replace `op`'s results (not replaced here); failure, creating nothing,
+/// if no run has two dims.
+struct CollapsedNormalize {
+  NormalizeOp collapsedOp;
+  SmallVector<Value> results;
+};
+FailureOr<CollapsedNormalize> collapseReducedDims(RewriterBase &rewriter,
+                                                  NormalizeOp op);
+void populateCollapseReducedDimsPatterns(RewritePatternSet &patterns,
+                                         PatternBenefit benefit = 1);
+
+/// memref.expand_shape of a memref.alloc as an alloc of the expanded shape
+/// (see norm-expand-reshaped-allocs).
+void populateExpandReshapedAllocsPatterns(RewritePatternSet &patterns,
+                                          PatternBenefit benefit = 1);
 
 /// Tiles `op` over threads with scf.forall and vectorizes its linalg form
 /// along the innermost dim (see norm-tile-and-vectorize): with given

@@ -6,7 +6,10 @@
 // the ops that compute their statistics through the pass's
 // computed-statistics form (column tiles, accumulators in registers); and
 // LayerNorm / RMSNorm rows through its row strategy (--vector-kernels=0):
-// rows of one step, of blocks with a masked tail, 1x100000 (25 blocks), empty.
+// rows of one step, of blocks with a masked tail, 1x100000 (25 blocks), empty;
+// and InstanceNorm over NCHW and LayerNorm over two dims with a 2-D scale,
+// whose reduced dims are collapsed into one row first (H·W = 1, a masked
+// tail, 90000 elements in 22 blocks and a tail, empty).
 // RUN: norm-runner %s --entry bn_nc_inference_f32_dynamic --check --shape 1000x200 --shape 7x1030 --shape 3x1 --shape 0x5 | FileCheck %s
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry bn_nc_inference_f32_dynamic --openmp --check --shape 1000x200 --shape 7x1030 | FileCheck %s
 // RUN: norm-runner %s --entry bn_nhwc_inference_f32_dynamic --check --shape 3x7x5x40 --shape 2x1x1x300 --shape 1x3x3x1 | FileCheck %s
@@ -22,6 +25,9 @@
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry ln_f32_dynamic --vector-kernels=0 --openmp --check --shape 9x768 --shape 2x8200 | FileCheck %s
 // RUN: norm-runner %s --entry rms_bf16_static --vector-kernels=0 --check | FileCheck %s
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry rms_bf16_static --vector-kernels=0 --openmp --check | FileCheck %s
+// RUN: norm-runner %s --entry in_nchw_f32_dynamic --vector-kernels=0 --check --shape 3x5x7x41 --shape 2x3x1x1 --shape 1x2x300x300 --shape 0x3x4x4 | FileCheck %s
+// RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry in_nchw_f32_dynamic --vector-kernels=0 --openmp --check --shape 4x6x9x9 | FileCheck %s
+// RUN: norm-runner %s --entry ln2d_f16_static --vector-kernels=0 --check | FileCheck %s
 // CHECK: check: {{[1-9][0-9]*}} passed, 0 failed
 
 // The pipeline takes the strategy for given statistics, and for computed
@@ -43,6 +49,27 @@
 // OMP-COUNT-4: scf.forall
 // OMP-NOT: norm.normalize
 // OMP-LABEL: func.func @bn_nhwc_inference_f32_dynamic
+// Without the vector kernels, InstanceNorm over NCHW and the 2-D LayerNorm
+// take the row strategy on their collapsed form, and the result is written
+// in place (norm-expand-reshaped-allocs): no copy.
+// RUN: norm-opt %s -norm-lower-to-cpu-pipeline="vector-kernels=0 vector-bits=512" -mlir-print-ir-after=norm-tile-and-vectorize -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
+// ROWS-LABEL: func.func @in_nchw_f32_dynamic
+// ROWS: %[[X:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1], [2, 3]] : tensor<?x?x?x?xf32> into tensor<?x?x?xf32>
+// ROWS: scf.forall (%[[N:.+]], %[[C:.+]]) in
+// ROWS: vector.transfer_read %[[X]][%[[N]], %[[C]], %{{.+}}], {{.*}} : tensor<?x?x?xf32>, vector<64xf32>
+// ROWS-NOT: norm.normalize
+// ROWS: tensor.expand_shape
+// ROWS-LABEL: func.func @ln2d_f16_static
+// ROWS: tensor.collapse_shape %{{.+}} {{\[}}[0, 1]] : tensor<24x33xf16> into tensor<792xf16>
+// ROWS: scf.forall (%{{.+}}) in (5)
+// ROWS: vector<64xf16>
+// ROWS-NOT: norm.normalize
+// RUN: norm-opt %s -norm-lower-to-cpu-pipeline=vector-kernels=0 | FileCheck %s --check-prefix=ROWSLLVM
+// ROWSLLVM-NOT: memrefCopy
+// ROWSLLVM-LABEL: llvm.func @in_nchw_f32_dynamic(
+// ROWSLLVM-NOT: memrefCopy
+// ROWSLLVM-LABEL: llvm.func @ln2d_f16_static(
+// ROWSLLVM-NOT: memrefCopy
 // RUN: norm-opt %s -norm-lower-to-cpu-pipeline=openmp=1 | FileCheck %s --check-prefix=LLVM
 // LLVM-NOT: memrefCopy
 // LLVM-LABEL: llvm.func @bn_nc_inference_f32_dynamic(
@@ -171,4 +198,30 @@ func.func @rms_bf16_static(%x: tensor<6x2050xbf16>, %g: tensor<2050xbf16>) -> te
       ins(%x : tensor<6x2050xbf16>) scale(%g : tensor<2050xbf16>) affine_dims = [1]
       outs(%init : tensor<6x2050xbf16>) -> tensor<6x2050xbf16>
   return %y : tensor<6x2050xbf16>
+}
+
+func.func @in_nchw_f32_dynamic(%x: tensor<?x?x?x?xf32>, %g: tensor<?xf32>, %b: tensor<?xf32>) -> (tensor<?x?x?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x?x?x?xf32>
+  %d1 = tensor.dim %x, %c1 : tensor<?x?x?x?xf32>
+  %d2 = tensor.dim %x, %c2 : tensor<?x?x?x?xf32>
+  %d3 = tensor.dim %x, %c3 : tensor<?x?x?x?xf32>
+  %init = tensor.empty(%d0, %d1, %d2, %d3) : tensor<?x?x?x?xf32>
+  %sm = tensor.empty(%d0, %d1) : tensor<?x?xf32>
+  %sr = tensor.empty(%d0, %d1) : tensor<?x?xf32>
+  %r:3 = norm.normalize standard axes = [2, 3] epsilon = 1.0e-05
+      ins(%x : tensor<?x?x?x?xf32>) scale(%g : tensor<?xf32>) bias(%b : tensor<?xf32>) affine_dims = [1]
+      outs(%init : tensor<?x?x?x?xf32>) saved(%sm, %sr : tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?x?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>
+  return %r#0, %r#1, %r#2 : tensor<?x?x?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>
+}
+
+func.func @ln2d_f16_static(%x: tensor<5x24x33xf16>, %g: tensor<24x33xf16>, %b: tensor<24x33xf16>) -> tensor<5x24x33xf16> {
+  %init = tensor.empty() : tensor<5x24x33xf16>
+  %y = norm.normalize standard axes = [1, 2] epsilon = 1.0e-05
+      ins(%x : tensor<5x24x33xf16>) scale(%g : tensor<24x33xf16>) bias(%b : tensor<24x33xf16>) affine_dims = [1, 2]
+      outs(%init : tensor<5x24x33xf16>) -> tensor<5x24x33xf16>
+  return %y : tensor<5x24x33xf16>
 }
