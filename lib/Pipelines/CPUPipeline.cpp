@@ -64,6 +64,8 @@ void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
   // into a buffer copied there.
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   buildBufferizeToOutParamsPipeline(pm);
+  // Outputs larger than the caches are written without reading them first.
+  pm.addNestedPass<func::FuncOp>(createNormStreamStoresPass());
 
   if (vectorKernels) {
     ConvertNormToVectorPassOptions toVector;

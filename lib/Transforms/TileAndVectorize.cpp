@@ -652,6 +652,28 @@ static LogicalResult vectorizeTile(RewriterBase &rewriter, scf::ForallOp forall,
   // Vector rows, unit dims folded, vectorized.
   if (failed(tileToVectorRows(rewriter, forall, rowTile)))
     return failure();
+  // A row's elementwise loops (the normalize step) in whole vectors and a
+  // partial last step: the whole ones load and store without masks (and may
+  // stream their stores, see norm-stream-stores).
+  if (rowSums) {
+    SmallVector<scf::ForOp> elementwiseLoops;
+    for (Operation &op : forall.getBody()->without_terminator()) {
+      auto loop = dyn_cast<scf::ForOp>(op);
+      if (!loop || loop.getInitArgs().empty() ||
+          !isa<RankedTensorType>(loop.getInitArgs().front().getType()))
+        continue;
+      bool elementwise = true;
+      loop.getBody()->walk([&](linalg::LinalgOp linalgOp) {
+        elementwise &= linalgOp.getNumReductionLoops() == 0;
+      });
+      if (elementwise)
+        elementwiseLoops.push_back(loop);
+    }
+    for (scf::ForOp loop : elementwiseLoops) {
+      scf::ForOp partialIteration;
+      (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partialIteration);
+    }
+  }
   {
     RewritePatternSet patterns(ctx);
     linalg::ControlDropUnitDims control;

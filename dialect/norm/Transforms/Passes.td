@@ -172,6 +172,36 @@ def NormLowerSubgroupReducePass : Pass<"norm-lower-subgroup-reduce"> {
   ];
 }
 
+def NormStreamStoresPass : Pass<"norm-stream-stores", "::mlir::func::FuncOp"> {
+  let summary = "Streaming (non-temporal) stores for outputs larger than the "
+                "caches";
+  let description = [{
+    After bufferization: an `scf.for` whose body writes one whole, unmasked
+    1-D vector per step (`vector.transfer_write`, in bounds, of a multiple of
+    64 bytes) at the loop's induction variable, into a buffer that is (a
+    view of) an argument of the function of at least `min-bytes`, is
+    versioned: where the first store's address is 64-byte aligned and the
+    innermost stride is 1 (checked at run time, with the size when it is
+    dynamic), a copy of the loop writes with `vector.store` `nontemporal`,
+    aligned to 64 bytes, so that a large output is written without being
+    read for ownership first; otherwise the loop runs as it was. The
+    arguments a function writes are its outputs (inputs are read-only, see
+    norm-read-only-arguments). Used on the whole-vector normalize loop of
+    norm-tile-and-vectorize's row strategy.
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"int64_t(16) << 20",
+           "Smallest output (bytes) whose stores stream: about half the L3 of "
+           "the machines this targets">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def NormDistinctResultsPass
     : Pass<"norm-distinct-results", "::mlir::ModuleOp"> {
   let summary = "Give each tensor result of a public function its own value";

@@ -28,6 +28,11 @@
 // RUN: norm-runner %s --entry in_nchw_f32_dynamic --vector-kernels=0 --check --shape 3x5x7x41 --shape 2x3x1x1 --shape 1x2x300x300 --shape 0x3x4x4 | FileCheck %s
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry in_nchw_f32_dynamic --vector-kernels=0 --openmp --check --shape 4x6x9x9 | FileCheck %s
 // RUN: norm-runner %s --entry ln2d_f16_static --vector-kernels=0 --check | FileCheck %s
+// Outputs of 16 MiB and more: streaming stores where a row starts 64-byte
+// aligned (every fourth 1100-element row; every 400x400 plane), ordinary
+// ones elsewhere.
+// RUN: norm-runner %s --entry ln_f32_dynamic --vector-kernels=0 --check --shape 4096x1100 | FileCheck %s
+// RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry in_nchw_f32_dynamic --vector-kernels=0 --openmp --check --shape 2x16x400x400 | FileCheck %s
 // CHECK: check: {{[1-9][0-9]*}} passed, 0 failed
 
 // The pipeline takes the strategy for given statistics, and for computed
@@ -51,7 +56,10 @@
 // OMP-LABEL: func.func @bn_nhwc_inference_f32_dynamic
 // Without the vector kernels, InstanceNorm over NCHW and the 2-D LayerNorm
 // take the row strategy on their collapsed form, and the result is written
-// in place (norm-expand-reshaped-allocs): no copy.
+// in place (norm-expand-reshaped-allocs): no copy. The normalize step's
+// whole vectors stream their stores into outputs of 16 MiB or more (a
+// run-time check for dynamic shapes: norm-stream-stores), not into small
+// static ones.
 // RUN: norm-opt %s -norm-lower-to-cpu-pipeline="vector-kernels=0 vector-bits=512" -mlir-print-ir-after=norm-tile-and-vectorize -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
 // ROWS-LABEL: func.func @in_nchw_f32_dynamic
 // ROWS: %[[X:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1], [2, 3]] : tensor<?x?x?x?xf32> into tensor<?x?x?xf32>
@@ -64,12 +72,19 @@
 // ROWS: scf.forall (%{{.+}}) in (5)
 // ROWS: vector<64xf16>
 // ROWS-NOT: norm.normalize
-// RUN: norm-opt %s -norm-lower-to-cpu-pipeline=vector-kernels=0 | FileCheck %s --check-prefix=ROWSLLVM
+// RUN: norm-opt %s -norm-lower-to-cpu-pipeline="vector-kernels=0 vector-bits=512" | FileCheck %s --check-prefix=ROWSLLVM
 // ROWSLLVM-NOT: memrefCopy
+// ROWSLLVM-LABEL: llvm.func @ln_f32_dynamic(
+// ROWSLLVM: llvm.store {{.*}} {alignment = 64 : i64, nontemporal} : vector<64xf32>, !llvm.ptr
+// ROWSLLVM-LABEL: llvm.func @rms_bf16_static(
+// ROWSLLVM-NOT: nontemporal
 // ROWSLLVM-LABEL: llvm.func @in_nchw_f32_dynamic(
+// ROWSLLVM-NOT: memrefCopy
+// ROWSLLVM: llvm.store {{.*}} {alignment = 64 : i64, nontemporal} : vector<64xf32>, !llvm.ptr
 // ROWSLLVM-NOT: memrefCopy
 // ROWSLLVM-LABEL: llvm.func @ln2d_f16_static(
 // ROWSLLVM-NOT: memrefCopy
+// ROWSLLVM-NOT: nontemporal
 // RUN: norm-opt %s -norm-lower-to-cpu-pipeline=openmp=1 | FileCheck %s --check-prefix=LLVM
 // LLVM-NOT: memrefCopy
 // LLVM-LABEL: llvm.func @bn_nc_inference_f32_dynamic(
