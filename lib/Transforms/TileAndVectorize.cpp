@@ -454,6 +454,118 @@ struct FoldWholeSlice : OpRewritePattern<SliceOp> {
   }
 };
 
+/// collapse_shape(extract_slice(X)) → extract_slice(collapse_shape(X)) where
+/// each group of collapsed dims is, in X, consecutive dims of which all but
+/// the first are whole: a contiguous range of the collapsed X. The collapse
+/// then applies to X outside the loops, whose buffer's layout allows it, not
+/// to a strided slice, which bufferization would copy.
+struct BubbleCollapseThroughSlice : OpRewritePattern<tensor::CollapseShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::CollapseShapeOp collapse,
+                                PatternRewriter &rewriter) const override {
+    auto slice = collapse.getSrc().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || !slice.hasUnitStride())
+      return rewriter.notifyMatchFailure(collapse,
+                                         "not of a unit-stride slice");
+    Value source = slice.getSource();
+    int64_t sourceRank = slice.getSourceType().getRank();
+    llvm::SmallBitVector dropped = slice.getDroppedDims();
+    SmallVector<int64_t> sourceDims;
+    for (int64_t d = 0; d < sourceRank; ++d)
+      if (!dropped.test(d))
+        sourceDims.push_back(d);
+    SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+    SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+    // The source dims of each collapsed group, which must be consecutive
+    // and, but for the first, whole.
+    SmallVector<ReassociationIndices> sourceGroups;
+    SmallVector<int64_t> groupOf(sourceRank, -1);
+    for (const ReassociationIndices &group :
+         collapse.getReassociationIndices()) {
+      ReassociationIndices dims;
+      for (int64_t r : group)
+        dims.push_back(sourceDims[r]);
+      for (size_t i = 1; i < dims.size(); ++i) {
+        if (dims[i] != dims[i - 1] + 1 ||
+            !isWholeSliceDim(source, dims[i], offsets[dims[i]], sizes[dims[i]]))
+          return rewriter.notifyMatchFailure(collapse, "not contiguous");
+      }
+      for (int64_t d : dims)
+        groupOf[d] = sourceGroups.size();
+      sourceGroups.push_back(dims);
+    }
+    // Dropped (unit) dims stay dims of their own, in order.
+    SmallVector<ReassociationIndices> reassociation;
+    for (int64_t d = 0; d < sourceRank;) {
+      if (groupOf[d] < 0) {
+        reassociation.push_back({d++});
+        continue;
+      }
+      reassociation.push_back(sourceGroups[groupOf[d]]);
+      d += sourceGroups[groupOf[d]].size();
+    }
+    if (reassociation.size() == static_cast<size_t>(sourceRank))
+      return rewriter.notifyMatchFailure(collapse, "collapses nothing");
+
+    OpBuilder::InsertionGuard guard(rewriter);
+    Block *sourceBlock;
+    if (Operation *def = source.getDefiningOp()) {
+      rewriter.setInsertionPointAfter(def);
+      sourceBlock = def->getBlock();
+    } else {
+      sourceBlock = cast<BlockArgument>(source).getOwner();
+      rewriter.setInsertionPointToStart(sourceBlock);
+    }
+    Location loc = collapse.getLoc();
+    // One collapse of the source serves every slice (each reduction of the
+    // tile reads it).
+    Value collapsedSource;
+    for (Operation *user : source.getUsers()) {
+      auto existing = dyn_cast<tensor::CollapseShapeOp>(user);
+      if (existing && existing->getBlock() == sourceBlock &&
+          existing.getReassociationIndices() == reassociation)
+        collapsedSource = existing;
+    }
+    if (!collapsedSource)
+      collapsedSource =
+          tensor::CollapseShapeOp::create(rewriter, loc, source, reassociation);
+    rewriter.setInsertionPoint(collapse);
+    AffineExpr s0, s1;
+    bindSymbols(rewriter.getContext(), s0, s1);
+    SmallVector<OpFoldResult> newOffsets, newSizes;
+    for (const ReassociationIndices &group : reassociation) {
+      OpFoldResult offset = offsets[group.front()];
+      OpFoldResult size = sizes[group.front()];
+      for (int64_t d : ArrayRef(group).drop_front()) {
+        offset = affine::makeComposedFoldedAffineApply(rewriter, loc, s0 * s1,
+                                                       {offset, sizes[d]});
+        size = affine::makeComposedFoldedAffineApply(rewriter, loc, s0 * s1,
+                                                     {size, sizes[d]});
+      }
+      newOffsets.push_back(offset);
+      newSizes.push_back(size);
+    }
+    SmallVector<OpFoldResult> strides(newOffsets.size(),
+                                      rewriter.getIndexAttr(1));
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        collapse, collapse.getResultType(), collapsedSource, newOffsets,
+        newSizes, strides);
+    return success();
+  }
+
+private:
+  /// Whether [offset, offset + size) is all of dim `d` of `source`.
+  static bool isWholeSliceDim(Value source, int64_t d, OpFoldResult offset,
+                              OpFoldResult size) {
+    if (!isConstantIntValue(offset, 0))
+      return false;
+    FailureOr<bool> equal = ValueBoundsConstraintSet::areEqual(
+        ValueBoundsConstraintSet::Variable(size),
+        ValueBoundsConstraintSet::Variable(source, d));
+    return succeeded(equal) && *equal;
+  }
+};
+
 /// Whether the innermost loop of `op` is provably at most `bound` long (the
 /// partial last step of a loop).
 bool hasUpperBound(linalg::LinalgOp op, int64_t bound) {
@@ -656,19 +768,22 @@ static LogicalResult vectorizeTile(RewriterBase &rewriter, scf::ForallOp forall,
   // partial last step: the whole ones load and store without masks (and may
   // stream their stores, see norm-stream-stores).
   if (rowSums) {
+    // The innermost loops of elementwise linalg ops (a GroupNorm slice's
+    // rows are an scf.for over C/G of such loops).
     SmallVector<scf::ForOp> elementwiseLoops;
-    for (Operation &op : forall.getBody()->without_terminator()) {
-      auto loop = dyn_cast<scf::ForOp>(op);
-      if (!loop || loop.getInitArgs().empty() ||
+    forall.getBody()->walk([&](scf::ForOp loop) {
+      if (loop.getInitArgs().empty() ||
           !isa<RankedTensorType>(loop.getInitArgs().front().getType()))
-        continue;
-      bool elementwise = true;
-      loop.getBody()->walk([&](linalg::LinalgOp linalgOp) {
-        elementwise &= linalgOp.getNumReductionLoops() == 0;
-      });
-      if (elementwise)
+        return;
+      bool elementwise = false, innermost = true;
+      for (Operation &op : *loop.getBody()) {
+        innermost &= !isa<LoopLikeOpInterface>(op);
+        if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+          elementwise = linalgOp.getNumReductionLoops() == 0;
+      }
+      if (elementwise && innermost)
         elementwiseLoops.push_back(loop);
-    }
+    });
     for (scf::ForOp loop : elementwiseLoops) {
       scf::ForOp partialIteration;
       (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partialIteration);
@@ -1177,12 +1292,33 @@ static LogicalResult tileRowStatistics(RewriterBase &rewriter, NormalizeOp op,
       reductions.push_back(linalgOp);
   });
   for (linalg::LinalgOp reduction : reductions) {
-    if (reduction.getNumLoops() != 1)
-      return reduction->emitOpError()
-             << "is not a reduction over one collapsed dim";
+    // A GroupNorm slice, [C/G, H·W], is contiguous: one row. The collapse
+    // moves onto the whole input (BubbleCollapseThroughSlice), where the
+    // layout allows it without a copy.
+    if (reduction.getNumLoops() > 1) {
+      if (reduction.getNumReductionLoops() != reduction.getNumLoops())
+        return reduction->emitOpError()
+               << "is not a reduction over its slice's dims only";
+      SmallVector<ReassociationIndices> all = {
+          llvm::to_vector(llvm::seq<int64_t>(0, reduction.getNumLoops()))};
+      rewriter.setInsertionPoint(reduction);
+      FailureOr<linalg::CollapseResult> collapsed =
+          linalg::collapseOpIterationDims(reduction, all, rewriter);
+      if (failed(collapsed))
+        return reduction->emitOpError() << "could not collapse its dims";
+      rewriter.replaceOp(reduction, collapsed->results);
+      reduction = collapsed->collapsedOp;
+    }
     if (failed(reduceRowInBlocks(rewriter, reduction, vectorSize,
                                  kRowBlockVectors * vectorSize)))
       return failure();
+  }
+  {
+    RewritePatternSet patterns(ctx);
+    patterns.add<BubbleCollapseThroughSlice>(ctx);
+    addCanonicalizations(patterns);
+    if (failed(applyNested(forall, std::move(patterns))))
+      return forall.emitOpError() << "could not collapse the slice";
   }
   return vectorizeTile(rewriter, forall, vectorSize, vectorSize,
                        /*rowSums=*/true);
@@ -1194,15 +1330,16 @@ mlir::norm::tileAndVectorizeNormalize(RewriterBase &rewriter, NormalizeOp op,
   int64_t lanes = std::max<int64_t>(
       options.vectorBits / op.getAccumulationType().getWidth(), 1);
   if (op.hasComputedStatistics() && reducesInnermostDims(op)) {
-    // One reduced dim: InstanceNorm's H·W is one row.
-    if (op.getAxes().size() > 1) {
-      FailureOr<CollapsedNormalize> collapsed =
-          collapseReducedDims(rewriter, op);
-      if (failed(collapsed))
-        return op.emitOpError() << "could not collapse its reduced dims";
-      rewriter.replaceOp(op, collapsed->results);
-      op = collapsed->collapsedOp;
-    }
+    // GroupNorm's groups become a parallel dim; then one reduced dim
+    // (InstanceNorm's H·W) or, for GroupNorm, [C/G, H·W].
+    auto reshape = [&](FailureOr<ReshapedNormalize> reshaped) {
+      if (failed(reshaped))
+        return;
+      rewriter.replaceOp(op, reshaped->results);
+      op = reshaped->reshapedOp;
+    };
+    reshape(expandGroups(rewriter, op));
+    reshape(collapseReducedDims(rewriter, op));
     return tileRowStatistics(rewriter, op, lanes);
   }
   if (!hasInnermostParallelDim(op))

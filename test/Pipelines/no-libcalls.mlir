@@ -40,8 +40,8 @@
 
 // IR-NOT: llvm.intr.masked.load {{.*}}xbf16>
 // IR-NOT: llvm.intr.masked.load {{.*}}xf16>
-// IR: llvm.intr.masked.load {{.*}} -> vector<16xi16>
-// IR: llvm.bitcast %{{.+}} : vector<16xi16> to vector<16xbf16>
+// IR: llvm.intr.masked.load {{.*}} -> vector<[[W:[0-9]+]]xi16>
+// IR: llvm.bitcast %{{.+}} : vector<[[W]]xi16> to vector<[[W]]xbf16>
 
 func.func @layer_norm_bf16(%x: tensor<?x?xbf16>, %g: tensor<?xbf16>, %b: tensor<?xbf16>) -> tensor<?x?xbf16> {
   %c0 = arith.constant 0 : index

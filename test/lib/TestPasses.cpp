@@ -5,11 +5,11 @@
 //===----------------------------------------------------------------------===//
 
 namespace mlir::norm::test {
-void registerTestCollapseReducedDimsPass();
+void registerTestReshapeNormalizePass();
 void registerTestPlantBugPass();
 
 void registerTestPasses() {
-  registerTestCollapseReducedDimsPass();
+  registerTestReshapeNormalizePass();
   registerTestPlantBugPass();
 }
 } // namespace mlir::norm::test

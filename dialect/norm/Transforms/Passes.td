@@ -81,18 +81,24 @@ def NormTileAndVectorizePass : Pass<"norm-tile-and-vectorize"> {
       with its compensated accumulators hoisted into vector iteration
       arguments.
 
-    - Computed statistics over the innermost dim only (LayerNorm, RMSNorm),
-      with `row-statistics`: one row per `scf.forall` iteration, decomposed
+    - Computed statistics over the innermost dims only (LayerNorm, RMSNorm,
+      NCHW InstanceNorm and GroupNorm), with `row-statistics`: GroupNorm's
+      group dim is expanded into [G, C/G] (`expandGroups`), runs of reduced
+      dims are collapsed into one (`collapseReducedDims`: InstanceNorm's
+      H·W), then one slice per `scf.forall` iteration (a GroupNorm slice,
+      [C/G, H·W], is reduced as one contiguous row), decomposed
       on the tile with the scaled pass tried at k = 1 first (max|x| and the
       pass again under an `scf.if` only for out-of-range rows). Each pass
       over the row runs in blocks of 64 steps of four-vector partial sums
       (upstream's `PartialReductionOuterReduction`, the partial last step
       peeled and masked); a block ends in one horizontal reduction and the
       blocks' totals join in compensated (Kahan) scalars. The statistics
-      stay in registers.
+      stay in registers. The normalize step runs in whole vectors, peeled
+      from a masked last step (see norm-stream-stores).
 
-    Other ops that reduce their innermost dim, GroupNorm and the memref form are
-    left as they are.
+    Other ops that reduce their innermost dim (BatchNorm over NCHW, a
+    GroupNorm whose group dim is not the first reduced one, training) and
+    the memref form are left as they are.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
@@ -106,8 +112,8 @@ def NormTileAndVectorizePass : Pass<"norm-tile-and-vectorize"> {
            "serial loops only on several threads)">,
     Option<"rowStatistics", "row-statistics", "bool", /*default=*/"false",
            "Also take the ops that compute their statistics over their "
-           "innermost dim only (LayerNorm, RMSNorm): one slice per thread "
-           "tile">,
+           "innermost dims only (LayerNorm, RMSNorm, NCHW InstanceNorm and "
+           "GroupNorm): one slice per thread tile">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

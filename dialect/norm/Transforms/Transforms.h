@@ -41,28 +41,41 @@ FailureOr<scf::SCFTilingResult> tileToVectorRow(RewriterBase &rewriter,
 /// (statistics) dim, without groups: what tileAndVectorizeNormalize takes.
 bool hasInnermostParallelDim(NormalizeOp op);
 
-/// Whether `op` (tensor form, no groups) reduces over its innermost dims
+/// Whether `op` (tensor form, not training) reduces over its innermost dims
 /// only, and collapseReducedDims makes them one (LayerNorm, RMSNorm,
-/// InstanceNorm over NCHW): what the row strategy of
-/// tileAndVectorizeNormalize takes.
+/// InstanceNorm over NCHW) or, for GroupNorm whose group dim is the first
+/// of them, expandGroups and collapseReducedDims make its slices rows of
+/// C/G · H·W: what the row strategy of tileAndVectorizeNormalize takes.
 bool reducesInnermostDims(NormalizeOp op);
+
+/// `op` rewritten on reshaped operands, and the values that replace its
+/// results (not replaced by the functions below).
+struct ReshapedNormalize {
+  NormalizeOp reshapedOp;
+  SmallVector<Value> results;
+};
 
 /// Rewrites `op` (tensor form) as the same normalization over one dim per
 /// run of adjacent reduced dims (not the group dim, held by the affine
 /// operands wholly or not at all): InstanceNorm over NCHW reduces one
 /// collapsed H·W dim. The input, the output and the affine operands are
 /// reshaped (tensor.collapse_shape, the output expanded back); the
-/// statistics keep their shape. Returns the new op and the values that
-/// replace `op`'s results (not replaced here); failure, creating nothing,
-/// if no run has two dims.
-struct CollapsedNormalize {
-  NormalizeOp collapsedOp;
-  SmallVector<Value> results;
-};
-FailureOr<CollapsedNormalize> collapseReducedDims(RewriterBase &rewriter,
-                                                  NormalizeOp op);
+/// statistics keep their shape. Failure, creating nothing, if no run has
+/// two dims.
+FailureOr<ReshapedNormalize> collapseReducedDims(RewriterBase &rewriter,
+                                                 NormalizeOp op);
 void populateCollapseReducedDimsPatterns(RewritePatternSet &patterns,
                                          PatternBenefit benefit = 1);
+
+/// Rewrites a GroupNorm (tensor form, no running statistics) as the same
+/// normalization without groups: its group dim C expanded into [G, C/G], G
+/// parallel and C/G reduced, the affine operands' C expanded alike; the
+/// statistics ([.., G, ..]) keep their shape. Failure, creating nothing,
+/// without groups.
+FailureOr<ReshapedNormalize> expandGroups(RewriterBase &rewriter,
+                                          NormalizeOp op);
+void populateExpandGroupsPatterns(RewritePatternSet &patterns,
+                                  PatternBenefit benefit = 1);
 
 /// memref.expand_shape of a memref.alloc as an alloc of the expanded shape
 /// (see norm-expand-reshaped-allocs).

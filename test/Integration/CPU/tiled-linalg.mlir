@@ -9,7 +9,9 @@
 // rows of one step, of blocks with a masked tail, 1x100000 (25 blocks), empty;
 // and InstanceNorm over NCHW and LayerNorm over two dims with a 2-D scale,
 // whose reduced dims are collapsed into one row first (H·W = 1, a masked
-// tail, 90000 elements in 22 blocks and a tail, empty).
+// tail, 90000 elements in 22 blocks and a tail, empty); and NCHW GroupNorm,
+// its groups a parallel dim, each group's [C/G, H·W] one row (C/G = 1,
+// odd H·W, saved mean and rstd, bf16).
 // RUN: norm-runner %s --entry bn_nc_inference_f32_dynamic --check --shape 1000x200 --shape 7x1030 --shape 3x1 --shape 0x5 | FileCheck %s
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry bn_nc_inference_f32_dynamic --openmp --check --shape 1000x200 --shape 7x1030 | FileCheck %s
 // RUN: norm-runner %s --entry bn_nhwc_inference_f32_dynamic --check --shape 3x7x5x40 --shape 2x1x1x300 --shape 1x3x3x1 | FileCheck %s
@@ -28,6 +30,9 @@
 // RUN: norm-runner %s --entry in_nchw_f32_dynamic --vector-kernels=0 --check --shape 3x5x7x41 --shape 2x3x1x1 --shape 1x2x300x300 --shape 0x3x4x4 | FileCheck %s
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry in_nchw_f32_dynamic --vector-kernels=0 --openmp --check --shape 4x6x9x9 | FileCheck %s
 // RUN: norm-runner %s --entry ln2d_f16_static --vector-kernels=0 --check | FileCheck %s
+// RUN: norm-runner %s --entry gn_nchw_f32_dynamic --vector-kernels=0 --check --shape 2x8x5x7 --shape 1x4x1x1 --shape 3x12x33x33 --shape 0x4x2x2 | FileCheck %s
+// RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry gn_nchw_f32_dynamic --vector-kernels=0 --openmp --check --shape 2x8x9x9 | FileCheck %s
+// RUN: norm-runner %s --entry gn_nchw_bf16_static --vector-kernels=0 --check | FileCheck %s
 // Outputs of 16 MiB and more: streaming stores where a row starts 64-byte
 // aligned (every fourth 1100-element row; every 400x400 plane), ordinary
 // ones elsewhere.
@@ -71,6 +76,11 @@
 // ROWS: tensor.collapse_shape %{{.+}} {{\[}}[0, 1]] : tensor<24x33xf16> into tensor<792xf16>
 // ROWS: scf.forall (%{{.+}}) in (5)
 // ROWS: vector<64xf16>
+// ROWS-NOT: norm.normalize
+// ROWS-LABEL: func.func @gn_nchw_f32_dynamic
+// ROWS: %[[GX:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1], [2, 3]] : tensor<?x4x?x?xf32> into tensor<?x4x?xf32>
+// ROWS: scf.forall (%[[GN:.+]], %[[GG:.+]]) in (%{{.+}}, 4)
+// ROWS: vector.transfer_read %[[GX]][%[[GN]], %[[GG]], %{{.+}}], {{.*}} : tensor<?x4x?xf32>, vector<64xf32>
 // ROWS-NOT: norm.normalize
 // RUN: norm-opt %s -norm-lower-to-cpu-pipeline="vector-kernels=0 vector-bits=512" | FileCheck %s --check-prefix=ROWSLLVM
 // ROWSLLVM-NOT: memrefCopy
@@ -239,4 +249,31 @@ func.func @ln2d_f16_static(%x: tensor<5x24x33xf16>, %g: tensor<24x33xf16>, %b: t
       ins(%x : tensor<5x24x33xf16>) scale(%g : tensor<24x33xf16>) bias(%b : tensor<24x33xf16>) affine_dims = [1, 2]
       outs(%init : tensor<5x24x33xf16>) -> tensor<5x24x33xf16>
   return %y : tensor<5x24x33xf16>
+}
+
+func.func @gn_nchw_f32_dynamic(%x: tensor<?x?x?x?xf32>, %g: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?x?x?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x?x?x?xf32>
+  %d1 = tensor.dim %x, %c1 : tensor<?x?x?x?xf32>
+  %d2 = tensor.dim %x, %c2 : tensor<?x?x?x?xf32>
+  %d3 = tensor.dim %x, %c3 : tensor<?x?x?x?xf32>
+  %init = tensor.empty(%d0, %d1, %d2, %d3) : tensor<?x?x?x?xf32>
+  %y = norm.normalize standard axes = [1, 2, 3] epsilon = 1.0e-05 groups = 4 on 1
+      ins(%x : tensor<?x?x?x?xf32>) scale(%g : tensor<?xf32>) bias(%b : tensor<?xf32>) affine_dims = [1]
+      outs(%init : tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  return %y : tensor<?x?x?x?xf32>
+}
+
+func.func @gn_nchw_bf16_static(%x: tensor<2x16x9x9xbf16>, %g: tensor<16xbf16>, %b: tensor<16xbf16>) -> (tensor<2x16x9x9xbf16>, tensor<2x4xf32>, tensor<2x4xf32>) {
+  %init = tensor.empty() : tensor<2x16x9x9xbf16>
+  %sm = tensor.empty() : tensor<2x4xf32>
+  %sr = tensor.empty() : tensor<2x4xf32>
+  %y:3 = norm.normalize standard axes = [1, 2, 3] epsilon = 1.0e-05 groups = 4 on 1
+      ins(%x : tensor<2x16x9x9xbf16>) scale(%g : tensor<16xbf16>) bias(%b : tensor<16xbf16>) affine_dims = [1]
+      outs(%init : tensor<2x16x9x9xbf16>) saved(%sm, %sr : tensor<2x4xf32>, tensor<2x4xf32>)
+      -> tensor<2x16x9x9xbf16>, tensor<2x4xf32>, tensor<2x4xf32>
+  return %y#0, %y#1, %y#2 : tensor<2x16x9x9xbf16>, tensor<2x4xf32>, tensor<2x4xf32>
 }

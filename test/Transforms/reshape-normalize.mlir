@@ -1,4 +1,4 @@
-// RUN: norm-opt %s -test-norm-collapse-reduced-dims -split-input-file | FileCheck %s
+// RUN: norm-opt %s -test-norm-reshape-normalize -split-input-file | FileCheck %s
 
 // InstanceNorm over NCHW: H and W are one reduced dim; the per-channel
 // affine operands and the statistics keep their shapes, the output is
@@ -60,17 +60,42 @@ func.func @batch_norm_training(%x: tensor<4x3x5x5xf32>, %rm: tensor<3xf32>, %rv:
 
 // -----
 
-// GroupNorm: the group dim stays a dim of its own; H and W collapse.
+// GroupNorm: C becomes [G, C/G] (the scale too), G a parallel dim, C/G a
+// reduced one, no groups left; then H and W collapse (C/G does not join
+// them: the scale holds it). The statistics keep their [N, G] shape.
 // CHECK-LABEL: func.func @group_norm
-// CHECK: norm.normalize standard axes = [1, 2] epsilon = 1.000000e-05 groups = 4 on 1
-// CHECK-SAME: ins(%{{[a-z_0-9]+}} : tensor<2x8x36xf32>)
-// CHECK-SAME: affine_dims = [1]
-func.func @group_norm(%x: tensor<2x8x6x6xf32>, %g: tensor<8xf32>) -> tensor<2x8x6x6xf32> {
+// CHECK: %[[X:.+]] = tensor.expand_shape %{{.+}} {{\[}}[0], [1, 2], [3], [4]] output_shape [2, 4, 2, 6, 6] : tensor<2x8x6x6xf32> into tensor<2x4x2x6x6xf32>
+// CHECK: %[[G:.+]] = tensor.expand_shape %{{.+}} {{\[}}[0, 1]] output_shape [4, 2] : tensor<8xf32> into tensor<4x2xf32>
+// CHECK: %[[XC:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0], [1], [2], [3, 4]] : tensor<2x4x2x6x6xf32> into tensor<2x4x2x36xf32>
+// CHECK: %[[Y:.+]]:3 = norm.normalize standard axes = [2, 3] epsilon = 1.000000e-05 ins(%[[XC]] : tensor<2x4x2x36xf32>) scale(%[[G]] : tensor<4x2xf32>) affine_dims = [1, 2]
+// CHECK-SAME: saved(%{{.+}}, %{{.+}} : tensor<2x4xf32>, tensor<2x4xf32>)
+// CHECK: %[[E:.+]] = tensor.expand_shape %[[Y]]#0 {{\[}}[0], [1], [2], [3, 4]]
+// CHECK: %[[R:.+]] = tensor.collapse_shape %[[E]] {{\[}}[0], [1, 2], [3], [4]] : tensor<2x4x2x6x6xf32> into tensor<2x8x6x6xf32>
+// CHECK: return %[[R]], %[[Y]]#1, %[[Y]]#2
+func.func @group_norm(%x: tensor<2x8x6x6xf32>, %g: tensor<8xf32>) -> (tensor<2x8x6x6xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {
   %init = tensor.empty() : tensor<2x8x6x6xf32>
-  %y = norm.normalize standard axes = [1, 2, 3] epsilon = 1.0e-05 groups = 4 on 1
+  %s = tensor.empty() : tensor<2x4xf32>
+  %y:3 = norm.normalize standard axes = [1, 2, 3] epsilon = 1.0e-05 groups = 4 on 1
       ins(%x : tensor<2x8x6x6xf32>) scale(%g : tensor<8xf32>) affine_dims = [1]
-      outs(%init : tensor<2x8x6x6xf32>) -> tensor<2x8x6x6xf32>
-  return %y : tensor<2x8x6x6xf32>
+      outs(%init : tensor<2x8x6x6xf32>) saved(%s, %s : tensor<2x4xf32>, tensor<2x4xf32>)
+      -> tensor<2x8x6x6xf32>, tensor<2x4xf32>, tensor<2x4xf32>
+  return %y#0, %y#1, %y#2 : tensor<2x8x6x6xf32>, tensor<2x4xf32>, tensor<2x4xf32>
+}
+
+// -----
+
+// GroupNorm over NHWC with a dynamic C: C/G is computed; G lands between
+// the reduced dims, so only H and W collapse.
+// CHECK-LABEL: func.func @group_norm_nhwc
+// CHECK: %[[C:.+]] = tensor.dim %{{.+}}, %c3
+// CHECK: %[[CG:.+]] = arith.divui %[[C]], %c8
+// CHECK: tensor.expand_shape %{{.+}} {{\[}}[0], [1], [2], [3, 4]] output_shape [%{{.+}}, %{{.+}}, %{{.+}}, 8, %[[CG]]] : tensor<?x?x?x?xf32> into tensor<?x?x?x8x?xf32>
+// CHECK: tensor.collapse_shape %{{.+}} {{\[}}[0], [1, 2], [3], [4]] : tensor<?x?x?x8x?xf32> into tensor<?x?x8x?xf32>
+// CHECK: norm.normalize rms axes = [1, 3] epsilon = 1.000000e-05 ins(%{{[a-z_0-9]+}} : tensor<?x?x8x?xf32>) outs
+func.func @group_norm_nhwc(%x: tensor<?x?x?x?xf32>, %init: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
+  %y = norm.normalize rms axes = [1, 2, 3] epsilon = 1.0e-05 groups = 8 on 3
+      ins(%x : tensor<?x?x?x?xf32>) outs(%init : tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>
+  return %y : tensor<?x?x?x?xf32>
 }
 
 // -----
