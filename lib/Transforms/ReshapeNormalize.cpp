@@ -235,26 +235,16 @@ static ReshapedNormalize reshapeOp(RewriterBase &rewriter, NormalizeOp op,
   return result;
 }
 
-struct CollapseReducedDimsPattern : OpRewritePattern<NormalizeOp> {
+/// Replaces an op by its rewrite through `reshape`, where that applies.
+template <FailureOr<ReshapedNormalize> (*reshape)(RewriterBase &, NormalizeOp)>
+struct ReshapePattern : OpRewritePattern<NormalizeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(NormalizeOp op,
                                 PatternRewriter &rewriter) const override {
-    FailureOr<ReshapedNormalize> collapsed = collapseReducedDims(rewriter, op);
-    if (failed(collapsed))
-      return rewriter.notifyMatchFailure(op, "no run of reduced dims");
-    rewriter.replaceOp(op, collapsed->results);
-    return success();
-  }
-};
-
-struct ExpandGroupsPattern : OpRewritePattern<NormalizeOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(NormalizeOp op,
-                                PatternRewriter &rewriter) const override {
-    FailureOr<ReshapedNormalize> expanded = expandGroups(rewriter, op);
-    if (failed(expanded))
-      return rewriter.notifyMatchFailure(op, "no groups");
-    rewriter.replaceOp(op, expanded->results);
+    FailureOr<ReshapedNormalize> reshaped = reshape(rewriter, op);
+    if (failed(reshaped))
+      return rewriter.notifyMatchFailure(op, "nothing to reshape");
+    rewriter.replaceOp(op, reshaped->results);
     return success();
   }
 };
@@ -298,10 +288,11 @@ FailureOr<ReshapedNormalize> mlir::norm::expandGroups(RewriterBase &rewriter,
 
 void mlir::norm::populateCollapseReducedDimsPatterns(
     RewritePatternSet &patterns, PatternBenefit benefit) {
-  patterns.add<CollapseReducedDimsPattern>(patterns.getContext(), benefit);
+  patterns.add<ReshapePattern<collapseReducedDims>>(patterns.getContext(),
+                                                    benefit);
 }
 
 void mlir::norm::populateExpandGroupsPatterns(RewritePatternSet &patterns,
                                               PatternBenefit benefit) {
-  patterns.add<ExpandGroupsPattern>(patterns.getContext(), benefit);
+  patterns.add<ReshapePattern<expandGroups>>(patterns.getContext(), benefit);
 }

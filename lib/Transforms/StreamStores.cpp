@@ -14,6 +14,7 @@
 #include "norm/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -55,6 +56,54 @@ static BlockArgument getRootArgument(Value buffer) {
   return argument;
 }
 
+/// Where a store of a loop step writes: a buffer defined outside the loop
+/// and the indices into it, the innermost being the induction variable.
+struct StoreTarget {
+  Value buffer;
+  SmallVector<OpFoldResult> indices;
+};
+
+/// The target of `store`, directly or through a unit-stride subview taken
+/// in the step (the tiled form: the step's slice of the row).
+static std::optional<StoreTarget> getStoreTarget(vector::TransferWriteOp store,
+                                                 scf::ForOp loop) {
+  Value buffer = store.getBase();
+  SmallVector<OpFoldResult> indices = getAsOpFoldResult(store.getIndices());
+  if (auto subview = buffer.getDefiningOp<memref::SubViewOp>();
+      subview && subview->getParentOp() == loop.getOperation()) {
+    if (!subview.hasUnitStride())
+      return std::nullopt;
+    llvm::SmallBitVector dropped = subview.getDroppedDims();
+    SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
+    SmallVector<OpFoldResult> composed;
+    unsigned next = 0;
+    for (int64_t d = 0, e = offsets.size(); d < e; ++d) {
+      if (dropped.test(d)) {
+        composed.push_back(offsets[d]);
+        continue;
+      }
+      OpFoldResult index = indices[next++];
+      if (isConstantIntValue(index, 0))
+        composed.push_back(offsets[d]);
+      else if (isConstantIntValue(offsets[d], 0))
+        composed.push_back(index);
+      else
+        return std::nullopt;
+    }
+    buffer = subview.getSource();
+    indices = std::move(composed);
+  }
+  if (!loop.isDefinedOutsideOfLoop(buffer) || indices.empty() ||
+      dyn_cast<Value>(indices.back()) != loop.getInductionVar())
+    return std::nullopt;
+  // The other indices stay the same along the loop.
+  for (OpFoldResult index : ArrayRef(indices).drop_back())
+    if (auto value = dyn_cast<Value>(index);
+        value && !loop.isDefinedOutsideOfLoop(value))
+      return std::nullopt;
+  return StoreTarget{buffer, std::move(indices)};
+}
+
 /// The one store of `loop` that may stream: a whole, unmasked 1-D vector of
 /// a multiple of kStreamBytes at the induction variable, each step moving
 /// by a multiple of kStreamBytes.
@@ -76,17 +125,12 @@ static vector::TransferWriteOp getStreamableStore(scf::ForOp loop) {
   if (vectorType.getRank() != 1 || elementBits % 8 != 0 ||
       memrefType.getElementType() != vectorType.getElementType() ||
       !store.getPermutationMap().isMinorIdentity() ||
-      !store.getInBoundsValues()[0] ||
-      store.getIndices().back() != loop.getInductionVar() || !step)
+      !store.getInBoundsValues()[0] || !step)
     return nullptr;
   int64_t elementBytes = elementBits / 8;
   if ((vectorType.getNumElements() * elementBytes) % kStreamBytes != 0 ||
       (*step * elementBytes) % kStreamBytes != 0)
     return nullptr;
-  // The other indices stay the same along the loop.
-  for (Value index : store.getIndices().drop_back())
-    if (!loop.isDefinedOutsideOfLoop(index))
-      return nullptr;
   return store;
 }
 
@@ -98,7 +142,10 @@ static bool streamStores(RewriterBase &rewriter, scf::ForOp loop,
   vector::TransferWriteOp store = getStreamableStore(loop);
   if (!store)
     return false;
-  BlockArgument root = getRootArgument(store.getBase());
+  std::optional<StoreTarget> target = getStoreTarget(store, loop);
+  if (!target)
+    return false;
+  BlockArgument root = getRootArgument(target->buffer);
   if (!root)
     return false;
   auto rootType = cast<MemRefType>(root.getType());
@@ -130,12 +177,13 @@ static bool streamStores(RewriterBase &rewriter, scf::ForOp loop,
     stream = cmp(arith::CmpIPredicate::uge, bytes, constant(minBytes));
   }
   // The first store's address, aligned; unit innermost stride.
-  Value buffer = store.getBase();
+  Value buffer = target->buffer;
   auto metadata =
       memref::ExtractStridedMetadataOp::create(rewriter, loc, buffer);
   Value element = metadata.getOffset();
   ValueRange strides = metadata.getStrides();
-  SmallVector<Value> indices(store.getIndices());
+  SmallVector<Value> indices =
+      getValueOrCreateConstantIndexOp(rewriter, loc, target->indices);
   indices.back() = loop.getLowerBound();
   for (auto [index, stride] : llvm::zip(indices, strides))
     element = arith::AddIOp::create(

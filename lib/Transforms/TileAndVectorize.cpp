@@ -767,7 +767,7 @@ static LogicalResult vectorizeTile(RewriterBase &rewriter, scf::ForallOp forall,
   // A row's elementwise loops (the normalize step) in whole vectors and a
   // partial last step: the whole ones load and store without masks (and may
   // stream their stores, see norm-stream-stores).
-  if (rowSums) {
+  {
     // The innermost loops of elementwise linalg ops (a GroupNorm slice's
     // rows are an scf.for over C/G of such loops).
     SmallVector<scf::ForOp> elementwiseLoops;

@@ -40,6 +40,31 @@ func.func @dynamic_rows(%x: memref<?x?xf32>, %y: memref<?x?xf32>, %row: index, %
 
 // -----
 
+// The tiled form: each step stores into its own subview of the row; the
+// subview's offsets compose with the store's indices.
+// CHECK-LABEL: func.func @step_subview
+// CHECK: %[[ROWS:.+]] = memref.subview %[[Y:.+]][%{{.+}}, 0]
+// CHECK: memref.extract_strided_metadata %[[ROWS]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[ROWS]]
+// CHECK: scf.if
+// CHECK:   scf.for %[[I:.+]] =
+// CHECK:     %[[STEP:.+]] = memref.subview %[[ROWS]][%{{.+}}, %[[I]]] [1, 64]
+// CHECK:     vector.store %{{.+}}, %[[STEP]][%c0, %c0] {alignment = 64 : i64, nontemporal = true}
+// CHECK: } else {
+// CHECK:     vector.transfer_write
+func.func @step_subview(%y: memref<?x?xf32>, %r: index, %rows: index, %n: index, %v: vector<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %block = memref.subview %y[%r, 0] [%rows, %n] [1, 1] : memref<?x?xf32> to memref<?x?xf32, strided<[?, 1], offset: ?>>
+  scf.for %i = %c0 to %n step %c64 {
+    %step = memref.subview %block[%r, %i] [1, 64] [1, 1] : memref<?x?xf32, strided<[?, 1], offset: ?>> to memref<1x64xf32, strided<[?, 1], offset: ?>>
+    vector.transfer_write %v, %step[%c0, %c0] {in_bounds = [true]} : vector<64xf32>, memref<1x64xf32, strided<[?, 1], offset: ?>>
+  }
+  return
+}
+
+// -----
+
 // A static output: its size is known, only the alignment is checked; below
 // min-bytes the loop is left alone.
 // CHECK-LABEL: func.func @static_large

@@ -184,7 +184,8 @@ def NormStreamStoresPass : Pass<"norm-stream-stores", "::mlir::func::FuncOp"> {
   let description = [{
     After bufferization: an `scf.for` whose body writes one whole, unmasked
     1-D vector per step (`vector.transfer_write`, in bounds, of a multiple of
-    64 bytes) at the loop's induction variable, into a buffer that is (a
+    64 bytes) at the loop's induction variable (directly, or into a
+    unit-stride subview taken in the step at it), into a buffer that is (a
     view of) an argument of the function of at least `min-bytes`, is
     versioned: where the first store's address is 64-byte aligned and the
     innermost stride is 1 (checked at run time, with the size when it is
@@ -192,8 +193,9 @@ def NormStreamStoresPass : Pass<"norm-stream-stores", "::mlir::func::FuncOp"> {
     aligned to 64 bytes, so that a large output is written without being
     read for ownership first; otherwise the loop runs as it was. The
     arguments a function writes are its outputs (inputs are read-only, see
-    norm-read-only-arguments). Used on the whole-vector normalize loop of
-    norm-tile-and-vectorize's row strategy.
+    norm-read-only-arguments). Used on the whole-vector elementwise loops
+    that norm-tile-and-vectorize peels (the rows' normalize step, the row
+    blocks of given statistics).
   }];
   let options = [
     Option<"minBytes", "min-bytes", "int64_t", /*default=*/"int64_t(16) << 20",

@@ -34,9 +34,13 @@
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry gn_nchw_f32_dynamic --vector-kernels=0 --openmp --check --shape 2x8x9x9 | FileCheck %s
 // RUN: norm-runner %s --entry gn_nchw_bf16_static --vector-kernels=0 --check | FileCheck %s
 // Outputs of 16 MiB and more: streaming stores where a row starts 64-byte
-// aligned (every fourth 1100-element row; every 400x400 plane), ordinary
-// ones elsewhere.
+// aligned (every fourth 1100-element row; every 400x400 plane, 256x256
+// group row, 256-channel NHWC row), ordinary ones elsewhere; the row
+// strategy and the row blocks of given statistics.
 // RUN: norm-runner %s --entry ln_f32_dynamic --vector-kernels=0 --check --shape 4096x1100 | FileCheck %s
+// RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry gn_nchw_f32_dynamic --vector-kernels=0 --openmp --check --shape 2x32x256x256 | FileCheck %s
+// RUN: norm-runner %s --entry bn_nc_inference_f32_dynamic --check --shape 4096x1100 | FileCheck %s
+// RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry bn_nhwc_inference_f32_dynamic --openmp --check --shape 16x32x32x256 | FileCheck %s
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry in_nchw_f32_dynamic --vector-kernels=0 --openmp --check --shape 2x16x400x400 | FileCheck %s
 // CHECK: check: {{[1-9][0-9]*}} passed, 0 failed
 
@@ -95,12 +99,18 @@
 // ROWSLLVM-LABEL: llvm.func @ln2d_f16_static(
 // ROWSLLVM-NOT: memrefCopy
 // ROWSLLVM-NOT: nontemporal
+// ROWSLLVM-LABEL: llvm.func @gn_nchw_f32_dynamic(
+// ROWSLLVM: llvm.store {{.*}} {alignment = 64 : i64, nontemporal} : vector<64xf32>, !llvm.ptr
+// ROWSLLVM-LABEL: llvm.func @gn_nchw_bf16_static(
+// ROWSLLVM-NOT: nontemporal
 // RUN: norm-opt %s -norm-lower-to-cpu-pipeline=openmp=1 | FileCheck %s --check-prefix=LLVM
 // LLVM-NOT: memrefCopy
 // LLVM-LABEL: llvm.func @bn_nc_inference_f32_dynamic(
 // LLVM: omp.parallel
 // LLVM-NOT: llvm.call
 // LLVM: omp.wsloop
+// LLVM-NOT: llvm.call
+// LLVM: llvm.store {{.*}} {alignment = 64 : i64, nontemporal} : vector<{{[0-9]+}}xf32>, !llvm.ptr
 // LLVM-NOT: llvm.call
 // LLVM: llvm.intr.masked.load
 // LLVM-NOT: llvm.call
