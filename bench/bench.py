@@ -13,6 +13,11 @@ oneDNN driver first. For every kernel, shape, dtype and thread count:
   baseline   with --baseline-runner: another revision's norm-runner, run
              exactly as norm-mlir's (bench/run.sh --baseline REV builds it)
 
+--runner-args / --baseline-args add norm-runner options to one side: e.g.
+--baseline-runner build/bin/norm-runner --runner-args=--vector-kernels=0
+compares the linalg strategy (norm-mlir) with the vector kernels (baseline)
+of one build.
+
 Every GB/s uses norm-runner's byte count for that kernel, shape and dtype,
 so the ratios are time ratios. Writes OUT/results.md, OUT/results.json and
 OUT/gbps_vs_n.png.
@@ -25,6 +30,7 @@ import json
 import math
 import os
 import platform
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -225,10 +231,11 @@ def snapshot_runner(path, dest):
         time.sleep(3)
 
 
-def run_norm_runner(args, cases, threads, runner=None, who="norm-mlir"):
+def run_norm_runner(args, cases, threads, runner=None, who="norm-mlir", extra=()):
     """One norm-runner process per (family, dtype, bench seconds): one
     compile, all its shapes. `runner`: args.runner unless given (the
-    baseline's). Returns {case id: result}; a case the runner gave no row
+    baseline's); `extra`: further norm-runner options. Returns {case id:
+    result}; a case the runner gave no row
     for (it failed, or cannot compile the spec) gets {"error"}."""
     runner = runner or args.runner
     results = {}
@@ -242,7 +249,7 @@ def run_norm_runner(args, cases, threads, runner=None, who="norm-mlir"):
         with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tmp:
             json_path = tmp.name
         cmd = [runner, spec, "--entry", entry, "--bench",
-               "--bench-seconds", str(seconds), "--json", json_path]
+               "--bench-seconds", str(seconds), "--json", json_path, *extra]
         for c in group:
             cmd += ["--shape", c["shape_str"]]
         env = dict(os.environ, OMP_NUM_THREADS=str(threads))
@@ -645,10 +652,13 @@ def write_markdown(path, meta, rows, summary, quick):
              f"threads: {' '.join(map(str, meta['threads']))}")
     L.append(f"- oneDNN {meta.get('onednn_version') or '?'}; PyTorch {meta.get('torch_version') or '?'} "
              f"(RMSNorm via {meta.get('torch_rms_norm') or '?'}); norm-runner `{meta['runner']}` "
-             f"built {meta['runner_mtime']}")
+             f"built {meta['runner_mtime']}"
+             + (f", run with `{meta['runner_args']}`" if meta.get("runner_args") else ""))
     if base:
         L.append(f"- baseline: `{meta['baseline_rev']}` = `{meta.get('baseline_sha') or '?'}`, "
-                 f"norm-runner `{meta['baseline_runner']}` built {meta['baseline_runner_mtime']}, "
+                 f"norm-runner `{meta['baseline_runner']}` built {meta['baseline_runner_mtime']}"
+                 + (f" run with `{meta['baseline_args']}`" if meta.get("baseline_args") else "")
+                 + ", "
                  "run exactly as norm-mlir's (the current tree's specs, shapes, threads and "
                  "seconds, in the same rounds); vs baseline = norm-mlir GB/s / baseline GB/s "
                  "(> 1: the current revision is faster).")
@@ -914,6 +924,10 @@ def main():
                     help="another revision's norm-runner, run beside --runner on every "
                          "norm-mlir case (a 'vs baseline' column); bench/run.sh --baseline REV "
                          "builds it")
+    ap.add_argument("--runner-args", default="",
+                    help="further norm-runner options for norm-mlir's runs (e.g. --vector-kernels=0)")
+    ap.add_argument("--baseline-args", default="",
+                    help="further norm-runner options for the baseline's runs")
     ap.add_argument("--baseline-rev", default=None,
                     help="the baseline's revision, for the report (default: the runner's path)")
     ap.add_argument("--baseline-sha", default=None,
@@ -945,6 +959,9 @@ def main():
         ap.error(f"no baseline norm-runner at {args.baseline_runner}")
     if args.baseline_runner is None and (args.baseline_rev or args.baseline_sha):
         ap.error("--baseline-rev/--baseline-sha need --baseline-runner")
+    if args.baseline_runner is None and args.baseline_args:
+        ap.error("--baseline-args needs --baseline-runner")
+    runner_args, baseline_args = shlex.split(args.runner_args), shlex.split(args.baseline_args)
     if "onednn" not in skip and not os.access(args.onednn, os.X_OK):
         ap.error(f"no oneDNN driver at {args.onednn} (bench/run.sh builds it)")
     os.makedirs(args.out, exist_ok=True)
@@ -995,15 +1012,16 @@ def main():
             log(f"round {rnd + 1} of {args.rounds}, threads={t}")
             for group in groups.values():
                 if bl is None:
-                    keep_fastest(nm[t], run_norm_runner(args, group, t))
+                    keep_fastest(nm[t], run_norm_runner(args, group, t,
+                                                        extra=runner_args))
                 else:
                     # The current and the baseline runner back to back, the
                     # order swapped every round so neither always runs first
                     # after the previous group's peers.
-                    pair = [(nm[t], args.runner, "norm-mlir"),
-                            (bl[t], args.baseline_runner, "baseline")]
-                    for best, runner, who in (pair if rnd % 2 == 0 else pair[::-1]):
-                        keep_fastest(best, run_norm_runner(args, group, t, runner, who))
+                    pair = [(nm[t], args.runner, "norm-mlir", runner_args),
+                            (bl[t], args.baseline_runner, "baseline", baseline_args)]
+                    for best, runner, who, extra in (pair if rnd % 2 == 0 else pair[::-1]):
+                        keep_fastest(best, run_norm_runner(args, group, t, runner, who, extra))
                 if "onednn" not in skip:
                     keep_fastest(dnnl[t], run_onednn(args, group, t))
                 if "torch" not in skip:
@@ -1034,6 +1052,8 @@ def main():
                             os.path.relpath(baseline_path, ROOT) if baseline_path.startswith(ROOT)
                             else baseline_path),
         "baseline_runner_mtime": baseline_mtime,
+        "runner_args": args.runner_args,
+        "baseline_args": args.baseline_args,
         "onednn_version": onednn_version,
         "onednn_layouts": args.onednn_layouts,
         "torch_version": (torch_info or {}).get("torch"),
