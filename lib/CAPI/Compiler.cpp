@@ -73,8 +73,8 @@ MlirNormKernel mlirNormKernelCreate(MlirModule module, MlirStringRef entry,
                                     MlirStringRef target, bool openmp) {
   ModuleOp op = unwrap(module);
   norm::KernelOptions options;
-  options.target = unwrap(target).str();
-  options.openmp = openmp;
+  options.pipeline.target = unwrap(target).str();
+  options.pipeline.openmp = openmp;
   llvm::Expected<std::unique_ptr<norm::Kernel>> kernel =
       norm::Kernel::compile(op, unwrap(entry), options);
   if (!kernel) {

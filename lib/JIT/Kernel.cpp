@@ -93,14 +93,9 @@ Kernel::compile(ModuleOp module, llvm::StringRef entry,
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);
-  TargetPipelineOptions pipelineOptions;
-  pipelineOptions.target = options.target;
-  pipelineOptions.openmp = options.openmp;
-  pipelineOptions.vectorKernels = options.vectorKernels;
-  pipelineOptions.tiledLinalg = options.tiledLinalg;
-  if (llvm::Error error = verifyTargetPipelineOptions(pipelineOptions))
+  if (llvm::Error error = verifyTargetPipelineOptions(options.pipeline))
     return std::move(error);
-  kernel->onDevice = options.target == "cuda";
+  kernel->onDevice = options.pipeline.target == "cuda";
   if (kernel->onDevice) {
     // Kernels are serialized (NVVM target, GPU and NVVM translations) and
     // embedded in the host code.
@@ -116,7 +111,7 @@ Kernel::compile(ModuleOp module, llvm::StringRef entry,
     if (failed(parsePassPipeline(options.prePipeline, pm, os)))
       return llvm::createStringError("--pre-pipeline: " + message);
   }
-  if (llvm::Error error = buildLowerToTargetPipeline(pm, pipelineOptions))
+  if (llvm::Error error = buildLowerToTargetPipeline(pm, options.pipeline))
     return std::move(error);
   if (failed(pm.run(*lowered)))
     return llvm::createStringError(
@@ -143,7 +138,7 @@ Kernel::compile(ModuleOp module, llvm::StringRef entry,
   engineOptions.enableObjectDump = !options.objectPath.empty();
   std::string cudaRuntimeLibrary = findCudaRuntimeLibrary();
   SmallVector<StringRef> libs;
-  if (options.openmp)
+  if (options.pipeline.openmp)
     libs.push_back(NORM_OPENMP_LIBRARY);
   if (kernel->onDevice)
     libs.push_back(cudaRuntimeLibrary);

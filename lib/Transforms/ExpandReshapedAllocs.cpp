@@ -51,17 +51,17 @@ struct ExpandReshapedAlloc : OpRewritePattern<memref::ExpandShapeOp> {
     if (dynamicSizes.size() !=
         static_cast<size_t>(expandedType.getNumDynamicDims()))
       return rewriter.notifyMatchFailure(expand, "static size of a ? dim");
+    SmallVector<ReassociationIndices> reassociation =
+        expand.getReassociationIndices();
+    if (memref::CollapseShapeOp::computeCollapsedType(
+            expandedType, reassociation) != alloc.getType())
+      return rewriter.notifyMatchFailure(expand, "collapses to another type");
     rewriter.setInsertionPoint(alloc);
     auto expanded =
         memref::AllocOp::create(rewriter, alloc.getLoc(), expandedType,
                                 dynamicSizes, alloc.getAlignmentAttr());
-    auto collapsed = memref::CollapseShapeOp::create(
-        rewriter, alloc.getLoc(), expanded, expand.getReassociationIndices());
-    if (collapsed.getType() != alloc.getType()) {
-      rewriter.eraseOp(collapsed);
-      rewriter.eraseOp(expanded);
-      return rewriter.notifyMatchFailure(expand, "collapses to another type");
-    }
+    auto collapsed = memref::CollapseShapeOp::create(rewriter, alloc.getLoc(),
+                                                     expanded, reassociation);
     rewriter.replaceOp(expand, expanded.getResult());
     rewriter.replaceOp(alloc, collapsed.getResult());
     return success();

@@ -207,7 +207,7 @@ static bool streamStores(RewriterBase &rewriter, scf::ForOp loop,
   // Streaming: a copy whose store is a non-temporal vector.store.
   rewriter.setInsertionPoint(branches.thenBlock()->getTerminator());
   IRMapping map;
-  auto streaming = cast<scf::ForOp>(rewriter.clone(*loop, map));
+  rewriter.clone(*loop, map);
   auto copied = cast<vector::TransferWriteOp>(map.lookup(store.getOperation()));
   rewriter.setInsertionPoint(copied);
   int64_t vectorBytes = store.getVectorType().getNumElements() * elementBytes;
@@ -217,7 +217,6 @@ static bool streamStores(RewriterBase &rewriter, scf::ForOp loop,
       /*nontemporal=*/true,
       llvm::MaybeAlign(std::min(vectorBytes, kStreamBytes)));
   rewriter.eraseOp(copied);
-  (void)streaming;
   // Otherwise the loop as it was.
   rewriter.moveOpBefore(loop, branches.elseBlock()->getTerminator());
   return true;

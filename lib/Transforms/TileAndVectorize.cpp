@@ -775,13 +775,15 @@ static LogicalResult vectorizeTile(RewriterBase &rewriter, scf::ForallOp forall,
       if (loop.getInitArgs().empty() ||
           !isa<RankedTensorType>(loop.getInitArgs().front().getType()))
         return;
-      bool elementwise = false, innermost = true;
+      bool hasLinalg = false, elementwise = true, innermost = true;
       for (Operation &op : *loop.getBody()) {
         innermost &= !isa<LoopLikeOpInterface>(op);
-        if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-          elementwise = linalgOp.getNumReductionLoops() == 0;
+        if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+          hasLinalg = true;
+          elementwise &= linalgOp.getNumReductionLoops() == 0;
+        }
       }
-      if (elementwise && innermost)
+      if (hasLinalg && elementwise && innermost)
         elementwiseLoops.push_back(loop);
     });
     for (scf::ForOp loop : elementwiseLoops) {

@@ -16,7 +16,7 @@
 // RUN:   | opt -O3 | llc -O3 -mtriple=x86_64-unknown-linux-gnu -mcpu=haswell \
 // RUN:   | FileCheck %s
 // RUN: norm-opt %s -norm-lower-to-cpu-pipeline=vector-bits=256 | FileCheck %s --check-prefix=KERNEL-IR
-// RUN: norm-opt %s -norm-lower-to-cpu-pipeline=vector-kernels=0 | FileCheck %s --check-prefix=IR
+// RUN: norm-opt %s -norm-lower-to-cpu-pipeline="vector-kernels=0 vector-bits=512" | FileCheck %s --check-prefix=IR
 
 // opt -O3 runs as in norm-runner's JIT: it removes the stack temporaries of
 // 16-bit vectors that vector-to-scf leaves. (-allow-unregistered-dialect: the
@@ -40,8 +40,8 @@
 
 // IR-NOT: llvm.intr.masked.load {{.*}}xbf16>
 // IR-NOT: llvm.intr.masked.load {{.*}}xf16>
-// IR: llvm.intr.masked.load {{.*}} -> vector<[[W:[0-9]+]]xi16>
-// IR: llvm.bitcast %{{.+}} : vector<[[W]]xi16> to vector<[[W]]xbf16>
+// IR: llvm.intr.masked.load {{.*}} -> vector<64xi16>
+// IR: llvm.bitcast %{{.+}} : vector<64xi16> to vector<64xbf16>
 
 func.func @layer_norm_bf16(%x: tensor<?x?xbf16>, %g: tensor<?xbf16>, %b: tensor<?xbf16>) -> tensor<?x?xbf16> {
   %c0 = arith.constant 0 : index

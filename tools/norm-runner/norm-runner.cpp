@@ -176,10 +176,10 @@ int main(int argc, char **argv) {
   if (onDevice && (openmp || !dumpObject.empty()))
     return fail("--openmp and --dump-object are CPU options");
   KernelOptions kernelOptions;
-  kernelOptions.target = target;
-  kernelOptions.openmp = openmp;
-  kernelOptions.vectorKernels = vectorKernels;
-  kernelOptions.tiledLinalg = tiledLinalg;
+  kernelOptions.pipeline.target = target;
+  kernelOptions.pipeline.openmp = openmp;
+  kernelOptions.pipeline.vectorKernels = vectorKernels;
+  kernelOptions.pipeline.tiledLinalg = tiledLinalg;
   kernelOptions.prePipeline = prePipeline;
   kernelOptions.objectPath = dumpObject;
   if (!dumpObject.empty()) {

@@ -28,17 +28,10 @@ namespace norm {
 
 /// Compiler settings of a kernel.
 struct KernelOptions {
-  /// cpu (norm-lower-to-cpu-pipeline) or cuda (norm-lower-to-nvvm-pipeline:
-  /// JIT-compiled host code launching PTX kernels through
-  /// norm_cuda_runtime; see callOnBuffers).
-  std::string target = "cpu";
-  bool openmp = false;
-  /// Lower the ops that have one to CPU vector kernels (else linalg loops).
-  bool vectorKernels = true;
-  /// Tile the ops whose innermost dim is not reduced over threads and
-  /// vectorize them (given statistics always, computed ones with openmp;
-  /// else serial linalg loops).
-  bool tiledLinalg = true;
+  /// The target and its pipeline's options: cpu (norm-lower-to-cpu-pipeline)
+  /// or cuda (norm-lower-to-nvvm-pipeline: JIT-compiled host code launching
+  /// PTX kernels through norm_cuda_runtime; see callOnBuffers).
+  TargetPipelineOptions pipeline;
   /// A textual pass pipeline run on the spec before the target's pipeline
   /// (a transform schedule, a test pass); empty for none.
   std::string prePipeline;
