@@ -187,11 +187,11 @@ private:
           Value d =
               arith::SubFOp::create(nb, nl, toAcc(nb, nl, args[0]), args[1]);
           d = arith::MulFOp::create(nb, nl, d, args[2]);
-          Value d2 = arith::MulFOp::create(nb, nl, d, d);
+          // d² and the sum in one FMA, as every lowering.
           linalg::YieldOp::create(
               nb, nl,
               ValueRange{arith::AddFOp::create(nb, nl, args[3], d),
-                         arith::AddFOp::create(nb, nl, args[4], d2)});
+                         buildMultiplyAdd(nb, nl, d, d, args[4])});
         });
     return {generic.getResult(0), generic.getResult(1)};
   }
@@ -500,16 +500,14 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
           SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
           [&](OpBuilder &nb, Location nl, ValueRange args) {
             unsigned next = 0;
-            Value t = toAcc(nb, nl, args[next++]);
-            if (hasMean)
-              t = arith::SubFOp::create(nb, nl, t, toAcc(nb, nl, args[next++]));
-            if (hasL2Scale)
-              t = arith::MulFOp::create(nb, nl, t, args[next++]);
-            t = arith::MulFOp::create(nb, nl, t, args[next++]);
-            if (hasScale)
-              t = arith::MulFOp::create(nb, nl, t, toAcc(nb, nl, args[next++]));
-            if (hasBias)
-              t = arith::AddFOp::create(nb, nl, t, toAcc(nb, nl, args[next++]));
+            auto nextIf = [&](bool present) -> Value {
+              return present ? toAcc(nb, nl, args[next++]) : Value();
+            };
+            Value t = nextIf(true);
+            Value mean = nextIf(hasMean), l2 = nextIf(hasL2Scale);
+            Value rstd = nextIf(true);
+            Value gamma = nextIf(hasScale), beta = nextIf(hasBias);
+            t = buildNormalizedValue(nb, nl, t, mean, l2, rstd, gamma, beta);
             linalg::YieldOp::create(nb, nl,
                                     convertFloat(nb, nl, t, outElementType));
           })

@@ -56,6 +56,30 @@ std::pair<Value, Value> mlir::norm::buildCompensatedAdd(OpBuilder &b,
   return {next, newCarry};
 }
 
+Value mlir::norm::buildMultiplyAdd(OpBuilder &b, Location loc, Value a, Value c,
+                                   Value addend) {
+  auto contract = arith::FastMathFlags::contract;
+  Value product = arith::MulFOp::create(b, loc, a, c, contract);
+  return arith::AddFOp::create(b, loc, product, addend, contract);
+}
+
+Value mlir::norm::buildNormalizedValue(OpBuilder &b, Location loc, Value t,
+                                       Value mean, Value l2Scale, Value rstd,
+                                       Value gamma, Value beta) {
+  if (mean)
+    t = arith::SubFOp::create(b, loc, t, mean);
+  if (l2Scale)
+    t = arith::MulFOp::create(b, loc, t, l2Scale);
+  t = arith::MulFOp::create(b, loc, t, rstd);
+  if (gamma && beta)
+    return buildMultiplyAdd(b, loc, t, gamma, beta);
+  if (gamma)
+    return arith::MulFOp::create(b, loc, t, gamma);
+  if (beta)
+    return arith::AddFOp::create(b, loc, t, beta);
+  return t;
+}
+
 Value mlir::norm::buildScaleFactor(OpBuilder &b, Location loc, Value maxAbs) {
   auto acc = cast<FloatType>(getElementTypeOrSelf(maxAbs.getType()));
   unsigned width = acc.getWidth();

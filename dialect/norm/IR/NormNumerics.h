@@ -4,8 +4,9 @@
 //
 // The scalar formulas that turn per-slice sums into statistics (numerics.md
 // §1). Every lowering of norm.normalize (linalg on tensors, CPU vector
-// kernels) builds them through these functions, so they cannot drift apart.
-// All values are scalars of the accumulation type.
+// kernels, GPU kernels) builds them through these functions, so they cannot
+// drift apart. Values are of the accumulation type: scalars, or vectors
+// where a function says so.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,20 @@
 namespace mlir {
 namespace norm {
 class NormalizeOp;
+
+/// a·c + addend with the product and the sum contractible into one FMA (one
+/// rounding) where the target has it: CPUs from x86-64-v3 and every NVIDIA
+/// GPU; the x86-64 baseline rounds twice rather than call fmaf. Scalars or
+/// vectors.
+Value buildMultiplyAdd(OpBuilder &b, Location loc, Value a, Value c,
+                       Value addend);
+
+/// The normalize step of one element (or vector) t of the accumulation
+/// type: ((t − mean)·l2Scale·rstd)·γ + β, the last product and sum one
+/// buildMultiplyAdd. mean, l2Scale, γ and β may be null (absent); all are of
+/// t's type.
+Value buildNormalizedValue(OpBuilder &b, Location loc, Value t, Value mean,
+                           Value l2Scale, Value rstd, Value gamma, Value beta);
 
 /// A power of two k with k·maxAbs in [1, 2), computed on the exponent bits so
 /// that scaling by it is exact; k stays a normal number. Sums of squares of

@@ -420,19 +420,11 @@ Value GPUKernelEmitter::normalizeValue(OpBuilder &b, Value t, Value mean,
                                        Value l2Scale, Value rstd, Value gamma,
                                        Value beta) {
   int64_t width = cast<VectorType>(t.getType()).getNumElements();
-  if (mean)
-    t = arith::SubFOp::create(b, loc, t, broadcastTo(b, mean, width));
-  if (l2Scale)
-    t = arith::MulFOp::create(b, loc, t, broadcastTo(b, l2Scale, width));
-  t = arith::MulFOp::create(b, loc, t, broadcastTo(b, rstd, width));
-  if (gamma && beta)
-    return math::FmaOp::create(b, loc, t, broadcastTo(b, gamma, width),
-                               broadcastTo(b, beta, width));
-  if (gamma)
-    return arith::MulFOp::create(b, loc, t, broadcastTo(b, gamma, width));
-  if (beta)
-    return arith::AddFOp::create(b, loc, t, broadcastTo(b, beta, width));
-  return t;
+  auto splat = [&](Value v) -> Value {
+    return v ? broadcastTo(b, v, width) : Value();
+  };
+  return buildNormalizedValue(b, loc, t, splat(mean), splat(l2Scale),
+                              splat(rstd), splat(gamma), splat(beta));
 }
 
 void GPUKernelEmitter::emitSliceBlock(OpBuilder &b, SmallVector<Value> idx,

@@ -446,15 +446,6 @@ Value VectorKernelEmitter::narrowPair(OpBuilder &b, Value lo, Value hi) {
       b, loc, VectorType::get({2 * vectorLength}, b.getBF16Type()), packed);
 }
 
-/// a·b + c with the product and sum contractible into one FMA where the
-/// target has it (one rounding instead of two).
-static Value multiplyAdd(OpBuilder &b, Location loc, Value a, Value c,
-                         Value addend) {
-  auto contract = arith::FastMathFlags::contract;
-  Value product = arith::MulFOp::create(b, loc, a, c, contract);
-  return arith::AddFOp::create(b, loc, product, addend, contract);
-}
-
 Value VectorKernelEmitter::roundToBF16Bits(OpBuilder &b, Value v) {
   VectorType bits = vectorOf(b.getI32Type());
   auto splat = [&](int64_t c) {
@@ -728,23 +719,12 @@ void VectorKernelEmitter::normalizeSlice(OpBuilder &b, ArrayRef<Value> idx,
     }
     // y for the widened x vector `t`, with the parameters at `at`.
     auto normalize = [&](OpBuilder &sb, Value t, Value at, Value mask) {
-      if (meanV)
-        t = arith::SubFOp::create(sb, loc, t, meanV);
-      if (l2V)
-        t = arith::MulFOp::create(sb, loc, t, l2V);
-      t = arith::MulFOp::create(sb, loc, t, rstdV);
       Value gamma, beta;
       if (scale.memref)
         gamma = scaleOnRun ? loadVector(sb, scale, runIdx, at, mask) : gammaRun;
       if (bias.memref)
         beta = scaleOnRun ? loadVector(sb, bias, runIdx, at, mask) : betaRun;
-      if (gamma && beta)
-        return multiplyAdd(sb, loc, t, gamma, beta);
-      if (gamma)
-        return arith::MulFOp::create(sb, loc, t, gamma).getResult();
-      if (beta)
-        return arith::AddFOp::create(sb, loc, t, beta).getResult();
-      return t;
+      return buildNormalizedValue(sb, loc, t, meanV, l2V, rstdV, gamma, beta);
     };
     auto step = [&](OpBuilder &sb, Value i, Value mask, bool streaming) {
       Value t = normalize(sb, loadVector(sb, x, runIdx, i, mask), i, mask);
@@ -1063,11 +1043,11 @@ void VectorKernelEmitter::emitGroup(OpBuilder &b, Value first, Value size) {
                 pass.prefetchNextSlice = true;
                 pass.update = [&](OpBuilder &cb, Value v, Value mask,
                                   ValueRange a) -> SmallVector<Value> {
-                  Value d = multiplyAdd(cb, loc, v, kV, negScaledMeanV);
+                  Value d = buildMultiplyAdd(cb, loc, v, kV, negScaledMeanV);
                   if (mask)
                     d = arith::SelectOp::create(cb, loc, mask, d, zeroVector);
                   return {arith::AddFOp::create(cb, loc, a[0], d),
-                          multiplyAdd(cb, loc, d, d, a[1])};
+                          buildMultiplyAdd(cb, loc, d, d, a[1])};
                 };
                 SmallVector<Value> totals = reduceSlice(pb, idx, pass);
                 return {reduceAdd(pb, totals[0]), reduceAdd(pb, totals[1])};
@@ -1098,7 +1078,7 @@ void VectorKernelEmitter::emitGroup(OpBuilder &b, Value first, Value size) {
                 pass.update = [&](OpBuilder &cb, Value v, Value,
                                   ValueRange a) -> SmallVector<Value> {
                   Value scaled = arith::MulFOp::create(cb, loc, v, kV);
-                  return {multiplyAdd(cb, loc, scaled, scaled, a[0])};
+                  return {buildMultiplyAdd(cb, loc, scaled, scaled, a[0])};
                 };
                 return {reduceAdd(pb, reduceSlice(pb, idx, pass)[0])};
               });

@@ -51,7 +51,8 @@
 // CHECK: vector.load %arg2[%[[AT]]] {alignment = 16 : i64} : memref<1024xf32>, vector<4xf32>
 // CHECK-NOT: vector.load %arg0
 // CHECK: arith.subf %[[X]], %{{.+}} : vector<4xf32>
-// CHECK: math.fma %{{.+}}, %{{.+}}, %{{.+}} : vector<4xf32>
+// CHECK: %[[GX:.+]] = arith.mulf %{{.+}}, %{{.+}} fastmath<contract> : vector<4xf32>
+// CHECK: arith.addf %[[GX]], %{{.+}} fastmath<contract> : vector<4xf32>
 // CHECK: vector.store %{{.+}}, %arg3[%[[ROW]], %[[AT]]] {alignment = 16 : i64} : memref<?x1024xf32>, vector<4xf32>
 // Otherwise element by element: four elements of the row per thread, each
 // loaded once, a thread's 256 apart.

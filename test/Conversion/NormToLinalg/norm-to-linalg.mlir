@@ -28,9 +28,9 @@
 // CHECK:   %[[E:.+]] = arith.extf %{{.+}} : bf16 to f32
 // CHECK:   %[[D:.+]] = arith.subf %[[E]], %{{.+}} : f32
 // CHECK:   %[[DK:.+]] = arith.mulf %[[D]], %{{.+}} : f32
-// CHECK:   %[[D2:.+]] = arith.mulf %[[DK]], %[[DK]] : f32
 // CHECK:   %[[S1:.+]] = arith.addf %{{.+}}, %[[DK]] : f32
-// CHECK:   %[[S2:.+]] = arith.addf %{{.+}}, %[[D2]] : f32
+// CHECK:   %[[D2:.+]] = arith.mulf %[[DK]], %[[DK]] fastmath<contract> : f32
+// CHECK:   %[[S2:.+]] = arith.addf %[[D2]], %{{.+}} fastmath<contract> : f32
 // CHECK:   linalg.yield %[[S1]], %[[S2]]
 // CHECK: %[[STATS:.+]]:3 = linalg.generic {{.*}} ins(%[[SQ]]#1, %[[K]], %[[SQ]]#0, %[[MEAN]] : tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>)
 // CHECK:   ^bb0(%[[SS:.+]]: f32, %[[KK:.+]]: f32, %[[SD:.+]]: f32, %[[M:.+]]: f32, %{{.+}}: f32, %{{.+}}: f32, %{{.+}}: f32):
@@ -60,11 +60,12 @@
 // CHECK:   %[[RSTD:.+]] = arith.minimumf %[[RSEL]], %[[RSQRT_EPS]] : f32
 // CHECK:   linalg.yield %[[VAR]], %[[RSTD]], %[[MEAN2]]
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[STATS]]#2, %[[STATS]]#1, %[[G]], %[[B]] : {{.*}}) outs(%[[I]] : tensor<?x768xbf16>)
-// CHECK:   arith.subf
-// CHECK:   arith.mulf
-// CHECK:   arith.mulf
-// CHECK:   arith.addf
-// CHECK:   arith.truncf %{{.+}} : f32 to bf16
+// CHECK:   %[[XC:.+]] = arith.subf
+// CHECK:   %[[XHAT:.+]] = arith.mulf %[[XC]], %{{.+}} : f32
+// The affine step is one contractible multiply-add, as in every lowering.
+// CHECK:   %[[GX:.+]] = arith.mulf %[[XHAT]], %{{.+}} fastmath<contract> : f32
+// CHECK:   %[[Y:.+]] = arith.addf %[[GX]], %{{.+}} fastmath<contract> : f32
+// CHECK:   arith.truncf %[[Y]] : f32 to bf16
 // CHECK-NOT: norm.normalize
 func.func @layer_norm(%x: tensor<?x768xbf16>, %g: tensor<768xbf16>, %b: tensor<768xbf16>, %init: tensor<?x768xbf16>) -> tensor<?x768xbf16> {
   %0 = norm.normalize standard axes = [1] epsilon = 1.0e-05

@@ -122,8 +122,8 @@ func.func @layer_norm(%x: memref<?x768xf32>, %g: memref<768xf32>, %b: memref<768
 // CHECK: arith.extf {{.*}} : vector<8xf16> to vector<8xf32>
 // CHECK: scf.if %[[HASPARTIAL]] {
 // CHECK: scf.if %[[WHOLE]] {
-// CHECK: arith.mulf %[[LASTX]]
 // CHECK: vector.load %{{.+}}[%[[LAST]]] : memref<?xf32>, vector<8xf32>
+// CHECK: arith.mulf %[[LASTX]]
 // CHECK: vector.store %{{.+}}, %arg2[%{{.+}}, %[[LAST]]] : memref<?x?xf16>, vector<8xf16>
 // CHECK: } else {
 // CHECK: vector.maskedload {{.*}} : memref<?xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
