@@ -66,6 +66,9 @@ void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
   buildBufferizeToOutParamsPipeline(pm);
   // Outputs larger than the caches are written without reading them first.
   pm.addNestedPass<func::FuncOp>(createNormStreamStoresPass());
+  // A slice's later passes run from cache: the next slice's reads overlap
+  // them.
+  pm.addNestedPass<func::FuncOp>(createNormPrefetchNextSlicePass());
 
   if (vectorKernels) {
     ConvertNormToVectorPassOptions toVector;

@@ -34,28 +34,6 @@ using namespace mlir;
 /// a cache line, the size of a 512-bit vector.
 static constexpr int64_t kStreamBytes = 64;
 
-/// The function argument `buffer` is a view of (subviews, reshapes, casts),
-/// or null.
-static BlockArgument getRootArgument(Value buffer) {
-  while (Operation *def = buffer.getDefiningOp()) {
-    if (auto subview = dyn_cast<memref::SubViewOp>(def))
-      buffer = subview.getSource();
-    else if (auto collapse = dyn_cast<memref::CollapseShapeOp>(def))
-      buffer = collapse.getSrc();
-    else if (auto expand = dyn_cast<memref::ExpandShapeOp>(def))
-      buffer = expand.getSrc();
-    else if (auto cast = dyn_cast<memref::CastOp>(def))
-      buffer = cast.getSource();
-    else
-      return nullptr;
-  }
-  auto argument = dyn_cast<BlockArgument>(buffer);
-  if (!argument ||
-      !isa<FunctionOpInterface>(argument.getOwner()->getParentOp()))
-    return nullptr;
-  return argument;
-}
-
 /// Where a store of a loop step writes: a buffer defined outside the loop
 /// and the indices into it, the innermost being the induction variable.
 struct StoreTarget {
@@ -145,7 +123,7 @@ static bool streamStores(RewriterBase &rewriter, scf::ForOp loop,
   std::optional<StoreTarget> target = getStoreTarget(store, loop);
   if (!target)
     return false;
-  BlockArgument root = getRootArgument(target->buffer);
+  BlockArgument root = norm::getViewedFunctionArgument(target->buffer);
   if (!root)
     return false;
   auto rootType = cast<MemRefType>(root.getType());

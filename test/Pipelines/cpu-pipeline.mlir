@@ -21,6 +21,10 @@
 // CHECK-NOT: llvm.intr.masked.load
 // CHECK: llvm.load {{.*}} -> vector<64xbf16>
 // CHECK-NOT: llvm.intr.masked.load
+// The second pass over a row prefetches the next row into L2
+// (norm-prefetch-next-slice).
+// CHECK: "llvm.intr.prefetch"(%{{.+}}) <{cache = 1 : i32, hint = 2 : i32, rw = 0 : i32}>
+// CHECK-NOT: llvm.intr.masked.load
 // CHECK-NOT: __truncsfbf2
 // CHECK-LABEL: llvm.func @_mlir_ciface_layer_norm
 // CHECK-LABEL: llvm.func @batch_norm_training

@@ -210,6 +210,44 @@ def NormStreamStoresPass : Pass<"norm-stream-stores", "::mlir::func::FuncOp"> {
   ];
 }
 
+def NormPrefetchNextSlicePass
+    : Pass<"norm-prefetch-next-slice", "::mlir::func::FuncOp"> {
+  let summary = "Prefetch the next statistics slice while later passes run "
+                "over the current one";
+  let description = [{
+    After bufferization, in an `scf.forall` whose iterations each take one
+    slice of an input (the row strategy of norm-tile-and-vectorize): the
+    slice's first pass stalls on memory while its later passes run from
+    L1/L2 with no read of memory in flight. The pass finds the `scf.for`
+    loops of the forall body that read a function argument (or a view of
+    one defined outside the forall) with `vector.transfer_read` of whole
+    1-D vectors at indices that hold a forall induction variable, the
+    innermost index moving with the loop. In program order the first such
+    loop is the slice's first pass. Where a slice is at most
+    `second-pass-bytes`, the second loop (the centered sums) also issues
+    `memref.prefetch` (read, locality 2: into L2) of the same elements of
+    the next slice (the innermost forall variable plus its step, clamped
+    to the last slice), one per 128 bytes read; where it is larger but at
+    most `last-pass-bytes`, the loops that also write the function's
+    outputs (the normalize step) do, so that the prefetched lines do not
+    evict the slice before its last pass. The size is known statically or
+    chosen at run time (the prefetch then targets the current slice, which
+    is cached). Larger slices are left to the hardware prefetchers.
+  }];
+  let options = [
+    Option<"secondPassBytes", "second-pass-bytes", "int64_t",
+           /*default=*/"int64_t(64) << 10",
+           "Largest slice (bytes) prefetched during the second pass">,
+    Option<"lastPassBytes", "last-pass-bytes", "int64_t",
+           /*default=*/"int64_t(1) << 20",
+           "Largest slice (bytes) prefetched during the writing pass">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
 def NormDistinctResultsPass
     : Pass<"norm-distinct-results", "::mlir::ModuleOp"> {
   let summary = "Give each tensor result of a public function its own value";

@@ -22,6 +22,10 @@ namespace norm {
 void populateCompensateSumsPatterns(RewritePatternSet &patterns,
                                     PatternBenefit benefit = 1);
 
+/// The function argument that the memref `buffer` is a view of (through
+/// subviews, reshapes and casts), or null.
+BlockArgument getViewedFunctionArgument(Value buffer);
+
 /// Options of the CPU tiling strategy (see norm-tile-and-vectorize).
 struct TileAndVectorizeOptions {
   /// Vector width in bits.

@@ -1,0 +1,283 @@
+//===- PrefetchNextSlice.cpp - norm-prefetch-next-slice -------------------===//
+//
+// Part of the norm-mlir project.
+//
+// A slice's first pass reads memory; its later passes find the slice in
+// L1/L2 and leave memory idle. Prefetching the next slice during a later
+// pass keeps reads in flight, so that the next first pass finds its data in
+// L2. Which pass prefetches depends on the slice size: the second pass for
+// small slices, the writing (normalize) pass for larger ones, whose lines
+// would otherwise evict the current slice before that pass reads it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "norm/Transforms/Passes.h"
+#include "norm/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir {
+namespace norm {
+#define GEN_PASS_DEF_NORMPREFETCHNEXTSLICEPASS
+#include "norm/Transforms/Passes.h.inc"
+} // namespace norm
+} // namespace mlir
+
+using namespace mlir;
+
+/// Bytes read per prefetch: two cache lines (the hardware's adjacent-line
+/// prefetcher fetches the pair).
+static constexpr int64_t kPrefetchBytes = 128;
+
+namespace {
+/// A whole-vector read of a slice in a loop of a forall iteration.
+struct SliceRead {
+  vector::TransferReadOp read;
+  scf::ForOp loop;
+  /// The index that holds the forall's innermost variable among them.
+  unsigned sliceDim;
+  /// That variable's position among the forall's.
+  unsigned forallDim;
+};
+} // namespace
+
+/// `read` as a SliceRead of `forall`, or nothing.
+static std::optional<SliceRead> getSliceRead(scf::ForallOp forall,
+                                             vector::TransferReadOp read) {
+  Value base = read.getBase();
+  auto memrefType = dyn_cast<MemRefType>(base.getType());
+  VectorType vectorType = read.getVectorType();
+  if (!memrefType || read.getMask() || vectorType.getRank() != 1 ||
+      memrefType.getElementType() != vectorType.getElementType() ||
+      vectorType.getElementTypeBitWidth() % 8 != 0 ||
+      !read.getPermutationMap().isMinorIdentity() ||
+      !read.getInBoundsValues()[0] || !forall.isDefinedOutsideOfLoop(base) ||
+      !norm::getViewedFunctionArgument(base))
+    return std::nullopt;
+  auto loop = read->getParentOfType<scf::ForOp>();
+  if (!loop || !forall->isProperAncestor(loop))
+    return std::nullopt;
+  ValueRange indices = read.getIndices();
+  if (indices.empty() || loop.isDefinedOutsideOfLoop(indices.back()))
+    return std::nullopt;
+  std::optional<SliceRead> found;
+  SmallVector<Value> ivs = forall.getInductionVars();
+  for (auto [d, index] : llvm::enumerate(indices.drop_back())) {
+    auto *iv = llvm::find(ivs, index);
+    if (iv != ivs.end()) {
+      unsigned forallDim = iv - ivs.begin();
+      if (!found || forallDim > found->forallDim)
+        found = SliceRead{read, loop, static_cast<unsigned>(d), forallDim};
+      continue;
+    }
+    // Other indices stay the same within the slice's pass.
+    if (!loop.isDefinedOutsideOfLoop(index))
+      return std::nullopt;
+  }
+  return found;
+}
+
+/// Whether `loop` writes a function argument (an output).
+static bool writesArgument(scf::ForOp loop) {
+  bool writes = false;
+  loop.walk([&](Operation *op) {
+    Value base;
+    if (auto write = dyn_cast<vector::TransferWriteOp>(op))
+      base = write.getBase();
+    else if (auto store = dyn_cast<vector::StoreOp>(op))
+      base = store.getBase();
+    if (base && isa<MemRefType>(base.getType()) &&
+        norm::getViewedFunctionArgument(base))
+      writes = true;
+  });
+  return writes;
+}
+
+namespace {
+/// The slice of one base that a forall iteration reads, and its passes.
+class SlicePrefetcher {
+public:
+  SlicePrefetcher(RewriterBase &rewriter, scf::ForallOp forall,
+                  ArrayRef<SliceRead> reads)
+      : rewriter(rewriter), forall(forall), reads(reads), loc(forall.getLoc()) {
+  }
+
+  void run(int64_t secondPassBytes, int64_t lastPassBytes);
+
+private:
+  /// The slice's size in bytes: its dims are those indexed by values that
+  /// vary within the iteration. Static or nothing.
+  std::optional<int64_t> getStaticSliceBytes();
+  /// The same at run time, at the start of the forall body.
+  Value createSliceBytes();
+  /// The slice prefetched when `prefetch` (else the current one).
+  Value createNextSliceIndex(Value prefetch);
+  void prefetchIn(scf::ForOp loop, Value nextSlice);
+
+  RewriterBase &rewriter;
+  scf::ForallOp forall;
+  ArrayRef<SliceRead> reads;
+  Location loc;
+};
+} // namespace
+
+std::optional<int64_t> SlicePrefetcher::getStaticSliceBytes() {
+  SliceRead first = reads.front();
+  auto type = cast<MemRefType>(first.read.getBase().getType());
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  for (auto [d, index] : llvm::enumerate(first.read.getIndices())) {
+    if (forall.isDefinedOutsideOfLoop(index) ||
+        llvm::is_contained(forall.getInductionVars(), index))
+      continue;
+    if (type.isDynamicDim(d))
+      return std::nullopt;
+    bytes *= type.getDimSize(d);
+  }
+  return bytes;
+}
+
+Value SlicePrefetcher::createSliceBytes() {
+  SliceRead first = reads.front();
+  Value base = first.read.getBase();
+  auto type = cast<MemRefType>(base.getType());
+  Value bytes = arith::ConstantIndexOp::create(
+      rewriter, loc, type.getElementTypeBitWidth() / 8);
+  for (auto [d, index] : llvm::enumerate(first.read.getIndices())) {
+    if (forall.isDefinedOutsideOfLoop(index) ||
+        llvm::is_contained(forall.getInductionVars(), index))
+      continue;
+    bytes = arith::MulIOp::create(
+        rewriter, loc, bytes, memref::DimOp::create(rewriter, loc, base, d));
+  }
+  return bytes;
+}
+
+Value SlicePrefetcher::createNextSliceIndex(Value prefetch) {
+  unsigned k = reads.front().forallDim;
+  Value iv = forall.getInductionVars()[k];
+  Value step =
+      getValueOrCreateConstantIndexOp(rewriter, loc, forall.getMixedStep()[k]);
+  Value upper = getValueOrCreateConstantIndexOp(rewriter, loc,
+                                                forall.getMixedUpperBound()[k]);
+  Value next = arith::AddIOp::create(rewriter, loc, iv, step);
+  // The last slice prefetches itself (cached): no read past the buffer.
+  Value inRange = arith::CmpIOp::create(rewriter, loc,
+                                        arith::CmpIPredicate::ult, next, upper);
+  if (prefetch)
+    inRange = arith::AndIOp::create(rewriter, loc, inRange, prefetch);
+  return arith::SelectOp::create(rewriter, loc, inRange, next, iv);
+}
+
+void SlicePrefetcher::prefetchIn(scf::ForOp loop, Value nextSlice) {
+  for (SliceRead slice : reads) {
+    if (slice.loop != loop)
+      continue;
+    vector::TransferReadOp read = slice.read;
+    VectorType vectorType = read.getVectorType();
+    int64_t elementBytes = vectorType.getElementTypeBitWidth() / 8;
+    int64_t vectorBytes = vectorType.getNumElements() * elementBytes;
+    rewriter.setInsertionPoint(read);
+    for (int64_t offset = 0; offset < vectorBytes; offset += kPrefetchBytes) {
+      SmallVector<Value> indices(read.getIndices());
+      indices[slice.sliceDim] = nextSlice;
+      if (offset > 0)
+        indices.back() = arith::AddIOp::create(
+            rewriter, read.getLoc(), indices.back(),
+            arith::ConstantIndexOp::create(rewriter, read.getLoc(),
+                                           offset / elementBytes));
+      memref::PrefetchOp::create(rewriter, read.getLoc(), read.getBase(),
+                                 indices, /*isWrite=*/false,
+                                 /*localityHint=*/2, /*isDataCache=*/true);
+    }
+  }
+}
+
+void SlicePrefetcher::run(int64_t secondPassBytes, int64_t lastPassBytes) {
+  // The passes over the slice, in program order.
+  SmallVector<scf::ForOp> passes;
+  for (const SliceRead &slice : reads)
+    if (!llvm::is_contained(passes, slice.loop))
+      passes.push_back(slice.loop);
+  if (passes.size() < 2)
+    return;
+  scf::ForOp second = writesArgument(passes[1]) ? scf::ForOp() : passes[1];
+  SmallVector<scf::ForOp> writing;
+  for (scf::ForOp pass : ArrayRef(passes).drop_front())
+    if (writesArgument(pass))
+      writing.push_back(pass);
+
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(forall.getBody());
+  if (std::optional<int64_t> bytes = getStaticSliceBytes()) {
+    bool small = *bytes <= secondPassBytes;
+    bool large = !small && *bytes <= lastPassBytes;
+    if ((small && !second) || (large && writing.empty()) || (!small && !large))
+      return;
+    Value next = createNextSliceIndex(Value());
+    if (small)
+      prefetchIn(second, next);
+    else
+      for (scf::ForOp pass : writing)
+        prefetchIn(pass, next);
+    return;
+  }
+  Value bytes = createSliceBytes();
+  auto atMost = [&](int64_t limit) -> Value {
+    return arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ule, bytes,
+        arith::ConstantIndexOp::create(rewriter, loc, limit));
+  };
+  Value small = atMost(secondPassBytes);
+  Value large =
+      arith::AndIOp::create(rewriter, loc, atMost(lastPassBytes),
+                            arith::XOrIOp::create(rewriter, loc, small,
+                                                  arith::ConstantIntOp::create(
+                                                      rewriter, loc, true, 1)));
+  Value nextIfSmall = second ? createNextSliceIndex(small) : Value();
+  Value nextIfLarge = writing.empty() ? Value() : createNextSliceIndex(large);
+  if (second)
+    prefetchIn(second, nextIfSmall);
+  for (scf::ForOp pass : writing)
+    prefetchIn(pass, nextIfLarge);
+}
+
+namespace {
+struct NormPrefetchNextSlicePass
+    : norm::impl::NormPrefetchNextSlicePassBase<NormPrefetchNextSlicePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    SmallVector<scf::ForallOp> foralls;
+    getOperation().walk([&](scf::ForallOp forall) {
+      if (forall.getOutputs().empty())
+        foralls.push_back(forall);
+    });
+    IRRewriter rewriter(&getContext());
+    for (scf::ForallOp forall : foralls) {
+      // The reads of each base, in program order.
+      llvm::MapVector<Value, SmallVector<SliceRead>> slices;
+      forall.getBody()->walk([&](vector::TransferReadOp read) {
+        if (std::optional<SliceRead> slice = getSliceRead(forall, read))
+          slices[read.getBase()].push_back(*slice);
+      });
+      for (auto &entry : slices) {
+        ArrayRef<SliceRead> reads = entry.second;
+        // One slice per base: every read holds the same forall variable.
+        if (llvm::any_of(reads, [&](const SliceRead &r) {
+              return r.forallDim != reads.front().forallDim ||
+                     r.sliceDim != reads.front().sliceDim;
+            }))
+          continue;
+        SlicePrefetcher(rewriter, forall, reads)
+            .run(secondPassBytes, lastPassBytes);
+      }
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,196 @@
+// RUN: norm-opt %s -pass-pipeline='builtin.module(func.func(norm-prefetch-next-slice))' -split-input-file | FileCheck %s
+
+// Rows of 768 f32 (3 KiB, static): the second pass over the row prefetches
+// the same elements of the next row (clamped to the last one), one prefetch
+// per 128 bytes read; the first pass, which reads the prefetched data, and
+// the writing pass do not.
+// CHECK-LABEL: func.func @small_rows
+// CHECK-SAME: (%[[X:.+]]: memref<?x768xf32>, %[[Y:.+]]: memref<?x768xf32>)
+// CHECK: %[[ROWS:.+]] = memref.dim %[[X]], %c0
+// CHECK: scf.forall (%[[I:.+]]) in (%[[ROWS]]) {
+// CHECK:   %[[NEXT:.+]] = arith.addi %[[I]], %c1{{.*}} : index
+// CHECK:   %[[IN:.+]] = arith.cmpi ult, %[[NEXT]], %[[ROWS]]
+// CHECK:   %[[ROW:.+]] = arith.select %[[IN]], %[[NEXT]], %[[I]]
+// CHECK:   scf.for %[[J:[a-z0-9]+]] =
+// CHECK-NOT: memref.prefetch
+// CHECK:     vector.transfer_read %[[X]][%[[I]], %[[J]]]
+// CHECK:   scf.for %[[K:[a-z0-9]+]] =
+// CHECK:     memref.prefetch %[[X]][%[[ROW]], %[[K]]], read, locality<2>, data
+// CHECK:     %[[K32:.+]] = arith.addi %[[K]], %c32
+// CHECK:     memref.prefetch %[[X]][%[[ROW]], %[[K32]]], read, locality<2>, data
+// CHECK-NOT: memref.prefetch
+// CHECK:     vector.transfer_read %[[X]][%[[I]], %[[K]]]
+// CHECK:   scf.for
+// CHECK-NOT: memref.prefetch
+// CHECK:     vector.transfer_write
+func.func @small_rows(%x: memref<?x768xf32>, %y: memref<?x768xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c768 = arith.constant 768 : index
+  %p = ub.poison : f32
+  %zero = arith.constant dense<0.0> : vector<64xf32>
+  %rows = memref.dim %x, %c0 : memref<?x768xf32>
+  scf.forall (%i) in (%rows) {
+    %s = scf.for %j = %c0 to %c768 step %c64 iter_args(%a = %zero) -> (vector<64xf32>) {
+      %v = vector.transfer_read %x[%i, %j], %p {in_bounds = [true]} : memref<?x768xf32>, vector<64xf32>
+      %n = arith.addf %a, %v : vector<64xf32>
+      scf.yield %n : vector<64xf32>
+    }
+    %q = scf.for %k = %c0 to %c768 step %c64 iter_args(%a = %zero) -> (vector<64xf32>) {
+      %v = vector.transfer_read %x[%i, %k], %p {in_bounds = [true]} : memref<?x768xf32>, vector<64xf32>
+      %d = arith.subf %v, %s : vector<64xf32>
+      %n = arith.addf %a, %d : vector<64xf32>
+      scf.yield %n : vector<64xf32>
+    }
+    scf.for %k = %c0 to %c768 step %c64 {
+      %v = vector.transfer_read %x[%i, %k], %p {in_bounds = [true]} : memref<?x768xf32>, vector<64xf32>
+      %d = arith.mulf %v, %q : vector<64xf32>
+      vector.transfer_write %d, %y[%i, %k] {in_bounds = [true]} : vector<64xf32>, memref<?x768xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Rows of 65536 f32 (256 KiB): the writing pass prefetches, not the second.
+// CHECK-LABEL: func.func @large_rows
+// CHECK: scf.forall
+// CHECK:   scf.for
+// CHECK-NOT: memref.prefetch
+// CHECK:   scf.for
+// CHECK-NOT: memref.prefetch
+// CHECK:   vector.transfer_read
+// CHECK:   scf.for
+// CHECK:     memref.prefetch
+// CHECK:     vector.transfer_read
+// CHECK:     vector.transfer_write
+func.func @large_rows(%x: memref<?x65536xf32>, %y: memref<?x65536xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %cn = arith.constant 65536 : index
+  %p = ub.poison : f32
+  %zero = arith.constant dense<0.0> : vector<64xf32>
+  %rows = memref.dim %x, %c0 : memref<?x65536xf32>
+  scf.forall (%i) in (%rows) {
+    %s = scf.for %j = %c0 to %cn step %c64 iter_args(%a = %zero) -> (vector<64xf32>) {
+      %v = vector.transfer_read %x[%i, %j], %p {in_bounds = [true]} : memref<?x65536xf32>, vector<64xf32>
+      %n = arith.addf %a, %v : vector<64xf32>
+      scf.yield %n : vector<64xf32>
+    }
+    %q = scf.for %k = %c0 to %cn step %c64 iter_args(%a = %zero) -> (vector<64xf32>) {
+      %v = vector.transfer_read %x[%i, %k], %p {in_bounds = [true]} : memref<?x65536xf32>, vector<64xf32>
+      %d = arith.subf %v, %s : vector<64xf32>
+      %n = arith.addf %a, %d : vector<64xf32>
+      scf.yield %n : vector<64xf32>
+    }
+    scf.for %k = %c0 to %cn step %c64 {
+      %v = vector.transfer_read %x[%i, %k], %p {in_bounds = [true]} : memref<?x65536xf32>, vector<64xf32>
+      %d = arith.mulf %v, %q : vector<64xf32>
+      vector.transfer_write %d, %y[%i, %k] {in_bounds = [true]} : vector<64xf32>, memref<?x65536xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Rows of 4 MiB: too large to prefetch (the hardware prefetchers stream
+// them); masked reads and reads of a buffer that is no function argument
+// never prefetch.
+// CHECK-LABEL: func.func @not_prefetched
+// CHECK-NOT: memref.prefetch
+func.func @not_prefetched(%x: memref<?x1048576xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %cn = arith.constant 1048576 : index
+  %p = ub.poison : f32
+  %zero = arith.constant dense<0.0> : vector<64xf32>
+  %rows = memref.dim %x, %c0 : memref<?x1048576xf32>
+  %local = memref.alloc(%rows) : memref<?x64xf32>
+  scf.forall (%i) in (%rows) {
+    %s = scf.for %j = %c0 to %cn step %c64 iter_args(%a = %zero) -> (vector<64xf32>) {
+      %v = vector.transfer_read %x[%i, %j], %p {in_bounds = [true]} : memref<?x1048576xf32>, vector<64xf32>
+      %n2 = arith.addf %a, %v : vector<64xf32>
+      scf.yield %n2 : vector<64xf32>
+    }
+    %q = scf.for %k = %c0 to %cn step %c64 iter_args(%a = %s) -> (vector<64xf32>) {
+      %v = vector.transfer_read %x[%i, %k], %p {in_bounds = [true]} : memref<?x1048576xf32>, vector<64xf32>
+      %n2 = arith.addf %a, %v : vector<64xf32>
+      scf.yield %n2 : vector<64xf32>
+    }
+    %m = vector.create_mask %n : vector<64xi1>
+    %t = scf.for %k = %c0 to %c64 step %c64 iter_args(%a = %q) -> (vector<64xf32>) {
+      %v = vector.transfer_read %x[%i, %k], %p, %m {in_bounds = [true]} : memref<?x1048576xf32>, vector<64xf32>
+      %w = vector.transfer_read %local[%i, %k], %p {in_bounds = [true]} : memref<?x64xf32>, vector<64xf32>
+      %n2 = arith.addf %v, %w : vector<64xf32>
+      scf.yield %n2 : vector<64xf32>
+    }
+    %u = scf.for %k = %c0 to %c64 step %c64 iter_args(%a = %t) -> (vector<64xf32>) {
+      %w = vector.transfer_read %local[%i, %k], %p {in_bounds = [true]} : memref<?x64xf32>, vector<64xf32>
+      %n2 = arith.addf %a, %w : vector<64xf32>
+      scf.yield %n2 : vector<64xf32>
+    }
+    vector.transfer_write %u, %local[%i, %c0] {in_bounds = [true]} : vector<64xf32>, memref<?x64xf32>
+  }
+  memref.dealloc %local : memref<?x64xf32>
+  return
+}
+
+// -----
+
+// Dynamic rows: the pass chosen at run time from the row's bytes; the pass
+// not chosen prefetches the current row (cached) instead.
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK-SAME: (%[[X:.+]]: memref<?x?xbf16>, %[[Y:.+]]: memref<?x?xbf16>)
+// CHECK: scf.forall (%[[I:.+]]) in
+// CHECK:   %[[N:.+]] = memref.dim %[[X]], %c1{{.*}} :
+// CHECK:   %[[BYTES:.+]] = arith.muli %{{.+}}, %[[N]]
+// CHECK:   %[[SMALL:.+]] = arith.cmpi ule, %[[BYTES]], %c65536
+// CHECK:   %[[FITS:.+]] = arith.cmpi ule, %[[BYTES]], %c1048576
+// CHECK:   %[[NOTSMALL:.+]] = arith.xori %[[SMALL]], %true
+// CHECK:   %[[LARGE:.+]] = arith.andi %[[FITS]], %[[NOTSMALL]]
+// CHECK:   %[[IN:.+]] = arith.cmpi ult
+// CHECK:   %[[IFSMALL:.+]] = arith.andi %[[IN]], %[[SMALL]]
+// CHECK:   %[[ROW1:.+]] = arith.select %[[IFSMALL]], %{{.+}}, %[[I]]
+// CHECK:   %[[IN2:.+]] = arith.cmpi ult
+// CHECK:   %[[IFLARGE:.+]] = arith.andi %[[IN2]], %[[LARGE]]
+// CHECK:   %[[ROW2:.+]] = arith.select %[[IFLARGE]], %{{.+}}, %[[I]]
+// CHECK:   scf.for
+// CHECK-NOT: memref.prefetch
+// CHECK:   scf.for %[[K:[a-z0-9]+]] =
+// 64 bf16 are 128 bytes: one prefetch per read.
+// CHECK:     memref.prefetch %[[X]][%[[ROW1]], %[[K]]]
+// CHECK-NOT: memref.prefetch
+// CHECK:   scf.for %[[L:[a-z0-9]+]] =
+// CHECK:     memref.prefetch %[[X]][%[[ROW2]], %[[L]]]
+// CHECK-NOT: memref.prefetch
+// CHECK:     vector.transfer_write
+func.func @dynamic_rows(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %p = ub.poison : bf16
+  %zero = arith.constant dense<0.0> : vector<64xbf16>
+  %rows = memref.dim %x, %c0 : memref<?x?xbf16>
+  %cols = memref.dim %x, %c1 : memref<?x?xbf16>
+  scf.forall (%i) in (%rows) {
+    %s = scf.for %j = %c0 to %cols step %c64 iter_args(%a = %zero) -> (vector<64xbf16>) {
+      %v = vector.transfer_read %x[%i, %j], %p {in_bounds = [true]} : memref<?x?xbf16>, vector<64xbf16>
+      %n = arith.addf %a, %v : vector<64xbf16>
+      scf.yield %n : vector<64xbf16>
+    }
+    %q = scf.for %k = %c0 to %cols step %c64 iter_args(%a = %zero) -> (vector<64xbf16>) {
+      %v = vector.transfer_read %x[%i, %k], %p {in_bounds = [true]} : memref<?x?xbf16>, vector<64xbf16>
+      %d = arith.subf %v, %s : vector<64xbf16>
+      %n = arith.addf %a, %d : vector<64xbf16>
+      scf.yield %n : vector<64xbf16>
+    }
+    scf.for %l = %c0 to %cols step %c64 {
+      %v = vector.transfer_read %x[%i, %l], %p {in_bounds = [true]} : memref<?x?xbf16>, vector<64xbf16>
+      %d = arith.mulf %v, %q : vector<64xbf16>
+      vector.transfer_write %d, %y[%i, %l] {in_bounds = [true]} : vector<64xbf16>, memref<?x?xbf16>
+    }
+  }
+  return
+}
