@@ -199,33 +199,44 @@ void SlicePrefetcher::prefetchIn(scf::ForOp loop, Value nextSlice) {
   }
 }
 
+/// Whether `loop` runs under an scf.if of `forall` that yields values: the
+/// rescaled retry of the scaled pass, which few slices take.
+static bool isConditionalPass(scf::ForallOp forall, scf::ForOp loop) {
+  for (Operation *op = loop->getParentOp(); op && op != forall;
+       op = op->getParentOp())
+    if (auto branch = dyn_cast<scf::IfOp>(op);
+        branch && branch.getNumResults() > 0)
+      return true;
+  return false;
+}
+
 void SlicePrefetcher::run(int64_t secondPassBytes, int64_t lastPassBytes) {
-  // The passes over the slice, in program order.
+  // The passes every slice makes over its data, in program order.
   SmallVector<scf::ForOp> passes;
-  for (const SliceRead &slice : reads)
-    if (!llvm::is_contained(passes, slice.loop))
+  for (SliceRead slice : reads)
+    if (!llvm::is_contained(passes, slice.loop) &&
+        !isConditionalPass(forall, slice.loop))
       passes.push_back(slice.loop);
   if (passes.size() < 2)
     return;
-  scf::ForOp second = writesArgument(passes[1]) ? scf::ForOp() : passes[1];
   SmallVector<scf::ForOp> writing;
   for (scf::ForOp pass : ArrayRef(passes).drop_front())
     if (writesArgument(pass))
       writing.push_back(pass);
+  // Small slices: the second pass, or the writing one where that is the
+  // second (RMSNorm, L2: one reduction pass).
+  SmallVector<scf::ForOp> smallTargets = writing;
+  if (!writesArgument(passes[1]))
+    smallTargets = {passes[1]};
 
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointToStart(forall.getBody());
   if (std::optional<int64_t> bytes = getStaticSliceBytes()) {
-    bool small = *bytes <= secondPassBytes;
-    bool large = !small && *bytes <= lastPassBytes;
-    if ((small && !second) || (large && writing.empty()) || (!small && !large))
+    if (*bytes > lastPassBytes)
       return;
     Value next = createNextSliceIndex(Value());
-    if (small)
-      prefetchIn(second, next);
-    else
-      for (scf::ForOp pass : writing)
-        prefetchIn(pass, next);
+    for (scf::ForOp pass : *bytes <= secondPassBytes ? smallTargets : writing)
+      prefetchIn(pass, next);
     return;
   }
   Value bytes = createSliceBytes();
@@ -234,16 +245,22 @@ void SlicePrefetcher::run(int64_t secondPassBytes, int64_t lastPassBytes) {
         rewriter, loc, arith::CmpIPredicate::ule, bytes,
         arith::ConstantIndexOp::create(rewriter, loc, limit));
   };
+  if (smallTargets == writing) {
+    Value next = createNextSliceIndex(atMost(lastPassBytes));
+    for (scf::ForOp pass : writing)
+      prefetchIn(pass, next);
+    return;
+  }
   Value small = atMost(secondPassBytes);
   Value large =
       arith::AndIOp::create(rewriter, loc, atMost(lastPassBytes),
                             arith::XOrIOp::create(rewriter, loc, small,
                                                   arith::ConstantIntOp::create(
                                                       rewriter, loc, true, 1)));
-  Value nextIfSmall = second ? createNextSliceIndex(small) : Value();
-  Value nextIfLarge = writing.empty() ? Value() : createNextSliceIndex(large);
-  if (second)
-    prefetchIn(second, nextIfSmall);
+  Value nextIfSmall = createNextSliceIndex(small);
+  Value nextIfLarge = createNextSliceIndex(large);
+  for (scf::ForOp pass : smallTargets)
+    prefetchIn(pass, nextIfSmall);
   for (scf::ForOp pass : writing)
     prefetchIn(pass, nextIfLarge);
 }

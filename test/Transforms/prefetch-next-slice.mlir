@@ -194,3 +194,53 @@ func.func @dynamic_rows(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>) {
   }
   return
 }
+
+// -----
+
+// One reduction pass (RMSNorm), then a retry under an scf.if that yields
+// values, which few slices take: the writing pass is the second and
+// prefetches; the retry does not.
+// CHECK-LABEL: func.func @one_reduction_pass
+// CHECK: scf.forall
+// CHECK:   scf.for
+// CHECK-NOT: memref.prefetch
+// CHECK:   scf.if
+// CHECK-NOT: memref.prefetch
+// CHECK:   } else {
+// CHECK-NOT: memref.prefetch
+// CHECK:   scf.for
+// CHECK:     memref.prefetch
+// CHECK:     memref.prefetch
+// CHECK-NOT: memref.prefetch
+// CHECK:     vector.transfer_write
+func.func @one_reduction_pass(%x: memref<?x1024xf32>, %y: memref<?x1024xf32>, %retry: i1) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %cn = arith.constant 1024 : index
+  %p = ub.poison : f32
+  %zero = arith.constant dense<0.0> : vector<64xf32>
+  %rows = memref.dim %x, %c0 : memref<?x1024xf32>
+  scf.forall (%i) in (%rows) {
+    %s = scf.for %j = %c0 to %cn step %c64 iter_args(%a = %zero) -> (vector<64xf32>) {
+      %v = vector.transfer_read %x[%i, %j], %p {in_bounds = [true]} : memref<?x1024xf32>, vector<64xf32>
+      %n = arith.addf %a, %v : vector<64xf32>
+      scf.yield %n : vector<64xf32>
+    }
+    %q = scf.if %retry -> (vector<64xf32>) {
+      %m = scf.for %k = %c0 to %cn step %c64 iter_args(%a = %zero) -> (vector<64xf32>) {
+        %v = vector.transfer_read %x[%i, %k], %p {in_bounds = [true]} : memref<?x1024xf32>, vector<64xf32>
+        %n = arith.maximumf %a, %v : vector<64xf32>
+        scf.yield %n : vector<64xf32>
+      }
+      scf.yield %m : vector<64xf32>
+    } else {
+      scf.yield %s : vector<64xf32>
+    }
+    scf.for %k = %c0 to %cn step %c64 {
+      %v = vector.transfer_read %x[%i, %k], %p {in_bounds = [true]} : memref<?x1024xf32>, vector<64xf32>
+      %d = arith.mulf %v, %q : vector<64xf32>
+      vector.transfer_write %d, %y[%i, %k] {in_bounds = [true]} : vector<64xf32>, memref<?x1024xf32>
+    }
+  }
+  return
+}

@@ -222,15 +222,17 @@ def NormPrefetchNextSlicePass
     loops of the forall body that read a function argument (or a view of
     one defined outside the forall) with `vector.transfer_read` of whole
     1-D vectors at indices that hold a forall induction variable, the
-    innermost index moving with the loop. In program order the first such
-    loop is the slice's first pass. Where a slice is at most
-    `second-pass-bytes`, the second loop (the centered sums) also issues
-    `memref.prefetch` (read, locality 2: into L2) of the same elements of
-    the next slice (the innermost forall variable plus its step, clamped
-    to the last slice), one per 128 bytes read; where it is larger but at
-    most `last-pass-bytes`, the loops that also write the function's
-    outputs (the normalize step) do, so that the prefetched lines do not
-    evict the slice before its last pass. The size is known statically or
+    innermost index moving with the loop; loops under an `scf.if` that
+    yields values (the rescaled retry, which few slices take) do not count.
+    In program order the first such loop is the slice's first pass. Where a
+    slice is at most `second-pass-bytes`, the second loop (the centered
+    sums; for RMSNorm and L2, which have one reduction pass, the writing
+    one) also issues `memref.prefetch` (read, locality 2: into L2) of the
+    same elements of the next slice (the innermost forall variable plus its
+    step, clamped to the last slice), one per 128 bytes read; where it is
+    larger but at most `last-pass-bytes`, the loops that also write the
+    function's outputs (the normalize step) do, so that the prefetched
+    lines do not evict the slice before its last pass. The size is known statically or
     chosen at run time (the prefetch then targets the current slice, which
     is cached). Larger slices are left to the hardware prefetchers.
   }];
