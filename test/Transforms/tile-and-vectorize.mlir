@@ -155,6 +155,27 @@ func.func @rms_norm_dynamic(%x: tensor<?x?xbf16>, %init: tensor<?x?xbf16>) -> te
 
 // -----
 
+// bf16 scale and bias: widened to f32 once, ahead of the rows' loop, not in
+// every row's normalize step.
+// SLICE-LABEL: func.func @layer_norm_bf16_affine
+// SLICE-SAME: (%[[X:.+]]: tensor<?x?xbf16>, %[[G:.+]]: tensor<?xbf16>, %[[B:.+]]: tensor<?xbf16>,
+// SLICE: %[[G32:.+]] = linalg.generic {{.*}} ins(%[[G]] : tensor<?xbf16>) outs(%{{.+}} : tensor<?xf32>)
+// SLICE:   arith.extf %{{.+}} : bf16 to f32
+// SLICE: %[[B32:.+]] = linalg.generic {{.*}} ins(%[[B]] : tensor<?xbf16>) outs(%{{.+}} : tensor<?xf32>)
+// SLICE: scf.forall
+// SLICE-NOT: scf.forall.in_parallel
+// SLICE: vector.transfer_read %[[G32]]{{.*}} : tensor<?xf32>, vector<64xf32>
+// SLICE: vector.transfer_read %[[B32]]{{.*}} : tensor<?xf32>, vector<64xf32>
+// SLICE: scf.forall.in_parallel
+func.func @layer_norm_bf16_affine(%x: tensor<?x?xbf16>, %g: tensor<?xbf16>, %b: tensor<?xbf16>, %init: tensor<?x?xbf16>) -> tensor<?x?xbf16> {
+  %y = norm.normalize standard axes = [1] epsilon = 1.0e-05
+      ins(%x : tensor<?x?xbf16>) scale(%g : tensor<?xbf16>) bias(%b : tensor<?xbf16>) affine_dims = [1]
+      outs(%init : tensor<?x?xbf16>) -> tensor<?x?xbf16>
+  return %y : tensor<?x?xbf16>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @group_norm_channels_last
 // CHECK-NOT: scf.forall
 // CHECK: norm.normalize
