@@ -14,6 +14,7 @@
 #include "norm/Transforms/Passes.h"
 #include "norm/Transforms/Transforms.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -219,15 +220,44 @@ void SlicePrefetcher::run(int64_t secondPassBytes, int64_t lastPassBytes) {
       passes.push_back(slice.loop);
   if (passes.size() < 2)
     return;
-  SmallVector<scf::ForOp> writing;
-  for (scf::ForOp pass : ArrayRef(passes).drop_front())
+  // A pass's depth: 0 for the first (nothing it uses comes from a pass over
+  // the slice), else one more than the deepest pass it uses the results of.
+  // A pass made in blocks (a first block, then a loop over the others) is
+  // several loops of one depth.
+  DenseMap<Operation *, unsigned> depth;
+  for (scf::ForOp pass : passes) {
+    unsigned d = 0;
+    BackwardSliceOptions options;
+    options.omitBlockArguments = true;
+    options.inclusive = true;
+    pass->walk([&](Operation *op) {
+      for (Value operand : op->getOperands()) {
+        // A loop's induction variable or iteration argument is not a
+        // result of the passes it follows.
+        if (!pass.isDefinedOutsideOfLoop(operand) ||
+            isa<BlockArgument>(operand))
+          continue;
+        SetVector<Operation *> slice;
+        if (failed(getBackwardSlice(operand, &slice, options)))
+          continue;
+        for (Operation *producer : slice)
+          for (auto [earlier, earlierDepth] : depth)
+            if (producer == earlier || producer->isProperAncestor(earlier))
+              d = std::max(d, earlierDepth + 1);
+      }
+    });
+    depth[pass] = d;
+  }
+  SmallVector<scf::ForOp> writing, second;
+  for (scf::ForOp pass : passes) {
     if (writesArgument(pass))
       writing.push_back(pass);
+    else if (depth[pass] == 1)
+      second.push_back(pass);
+  }
   // Small slices: the second pass, or the writing one where that is the
   // second (RMSNorm, L2: one reduction pass).
-  SmallVector<scf::ForOp> smallTargets = writing;
-  if (!writesArgument(passes[1]))
-    smallTargets = {passes[1]};
+  SmallVector<scf::ForOp> smallTargets = second.empty() ? writing : second;
 
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointToStart(forall.getBody());

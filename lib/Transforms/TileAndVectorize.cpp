@@ -1174,50 +1174,63 @@ static LogicalResult reduceRowInBlocks(RewriterBase &rewriter,
         rewriter, loc, rewriter.getZeroAttr(inits[q].getType())));
 
   auto tiling = cast<TilingInterface>(reduction.getOperation());
+  // One block at `start`: its partial sums, joined into `totals`; null if
+  // the reduction does not tile.
+  auto reduceBlock = [&](OpBuilder &b, Location nestedLoc, Value start,
+                         ValueRange totals,
+                         SmallVector<Value> &next) -> linalg::LinalgOp {
+    AffineExpr d0, d1;
+    bindDims(b.getContext(), d0, d1);
+    Value length = affine::makeComposedAffineMin(
+        b, nestedLoc,
+        AffineMap::get(2, 1, {b.getAffineSymbolExpr(0), d1 - d0},
+                       b.getContext()),
+        {start, size, step});
+    IRRewriter nested(b);
+    FailureOr<TilingResult> tiled = tiling.getTiledImplementation(
+        nested, {OpFoldResult(start)}, {OpFoldResult(length)});
+    next.assign(totals.begin(), totals.end());
+    if (failed(tiled) || tiled->tiledOps.size() != 1)
+      return nullptr;
+    auto block = cast<linalg::LinalgOp>(tiled->tiledOps.front());
+    // Fresh partial sums per block.
+    for (auto [q, init] : llvm::enumerate(block.getDpsInitsMutable())) {
+      Value empty = tensor::EmptyOp::create(
+          b, nestedLoc, ArrayRef<int64_t>{}, identities[q].getType());
+      init.set(linalg::FillOp::create(b, nestedLoc, identities[q], empty)
+                   .getResult(0));
+    }
+    for (unsigned q = 0; q < numOutputs; ++q) {
+      Value part = tensor::ExtractOp::create(b, nestedLoc, block->getResult(q));
+      Operation *combiner = (*combiners)[q];
+      if (isa<arith::AddFOp>(combiner)) {
+        std::tie(next[q], next[numOutputs + q]) = buildCompensatedAdd(
+            b, nestedLoc, totals[q], totals[numOutputs + q], part);
+        continue;
+      }
+      IRMapping map;
+      Value accArg = reduction.getMatchingBlockArgument(
+          &reduction.getDpsInitsMutable()[q]);
+      for (Value operand : combiner->getOperands())
+        map.map(operand, operand == accArg ? totals[q] : part);
+      next[q] = b.clone(*combiner, map)->getResult(0);
+    }
+    return block;
+  };
+  // The first block outside the loop: a row of at most one block (the
+  // common case) runs no loop and no loop-carried totals; the later blocks
+  // join them in the loop, as the first would have.
+  SmallVector<Value> firstTotals;
+  linalg::LinalgOp first = reduceBlock(rewriter, loc, zero, inits, firstTotals);
+  if (!first)
+    return reduction->emitOpError() << "could not be tiled into blocks";
   linalg::LinalgOp block;
   auto loop = scf::ForOp::create(
-      rewriter, loc, zero, size, step, inits,
+      rewriter, loc, step, size, step, firstTotals,
       [&](OpBuilder &b, Location nestedLoc, Value start, ValueRange totals) {
-        AffineExpr d0, d1;
-        bindDims(b.getContext(), d0, d1);
-        Value length = affine::makeComposedAffineMin(
-            b, nestedLoc,
-            AffineMap::get(2, 1, {b.getAffineSymbolExpr(0), d1 - d0},
-                           b.getContext()),
-            {start, size, step});
         OpBuilder::InsertionGuard guard(b);
-        IRRewriter nested(b);
-        FailureOr<TilingResult> tiled = tiling.getTiledImplementation(
-            nested, {OpFoldResult(start)}, {OpFoldResult(length)});
-        if (failed(tiled) || tiled->tiledOps.size() != 1) {
-          scf::YieldOp::create(b, nestedLoc, totals);
-          return;
-        }
-        block = cast<linalg::LinalgOp>(tiled->tiledOps.front());
-        // Fresh partial sums per block.
-        for (auto [q, init] : llvm::enumerate(block.getDpsInitsMutable())) {
-          Value empty = tensor::EmptyOp::create(
-              b, nestedLoc, ArrayRef<int64_t>{}, identities[q].getType());
-          init.set(linalg::FillOp::create(b, nestedLoc, identities[q], empty)
-                       .getResult(0));
-        }
-        SmallVector<Value> next(totals.begin(), totals.end());
-        for (unsigned q = 0; q < numOutputs; ++q) {
-          Value part =
-              tensor::ExtractOp::create(b, nestedLoc, block->getResult(q));
-          Operation *combiner = (*combiners)[q];
-          if (isa<arith::AddFOp>(combiner)) {
-            std::tie(next[q], next[numOutputs + q]) = buildCompensatedAdd(
-                b, nestedLoc, totals[q], totals[numOutputs + q], part);
-            continue;
-          }
-          IRMapping map;
-          Value accArg = reduction.getMatchingBlockArgument(
-              &reduction.getDpsInitsMutable()[q]);
-          for (Value operand : combiner->getOperands())
-            map.map(operand, operand == accArg ? totals[q] : part);
-          next[q] = b.clone(*combiner, map)->getResult(0);
-        }
+        SmallVector<Value> next;
+        block = reduceBlock(b, nestedLoc, start, totals, next);
         scf::YieldOp::create(b, nestedLoc, next);
       });
   if (!block)
@@ -1233,6 +1246,8 @@ static LogicalResult reduceRowInBlocks(RewriterBase &rewriter,
             .getResult(0));
   }
   rewriter.replaceOp(reduction, results);
+  if (failed(splitRowReduction(rewriter, first, vectorSize)))
+    return failure();
   return splitRowReduction(rewriter, block, vectorSize);
 }
 

@@ -244,3 +244,70 @@ func.func @one_reduction_pass(%x: memref<?x1024xf32>, %y: memref<?x1024xf32>, %r
   }
   return
 }
+
+// -----
+
+// A pass in blocks: a first block, then a loop over the others. The second
+// pass is its two loops (they use the first pass's results), not the first
+// pass's block loop (which uses only the first block's totals).
+// CHECK-LABEL: func.func @passes_in_blocks
+// CHECK: scf.forall
+// CHECK:   scf.for
+// CHECK-NOT: memref.prefetch
+// CHECK:   scf.for
+// CHECK:     scf.for
+// CHECK-NOT: memref.prefetch
+// CHECK:   scf.for
+// CHECK:     memref.prefetch
+// CHECK:     memref.prefetch
+// CHECK:   scf.for
+// CHECK:     scf.for
+// CHECK:       memref.prefetch
+// CHECK:       memref.prefetch
+// CHECK-NOT: memref.prefetch
+func.func @passes_in_blocks(%x: memref<?x8192xf32>, %y: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c4096 = arith.constant 4096 : index
+  %c8192 = arith.constant 8192 : index
+  %p = ub.poison : f32
+  %zero = arith.constant dense<0.0> : vector<64xf32>
+  %rows = memref.dim %x, %c0 : memref<?x8192xf32>
+  scf.forall (%i) in (%rows) {
+    %f = scf.for %j = %c0 to %c4096 step %c64 iter_args(%a = %zero) -> (vector<64xf32>) {
+      %v = vector.transfer_read %x[%i, %j], %p {in_bounds = [true]} : memref<?x8192xf32>, vector<64xf32>
+      %n = arith.addf %a, %v : vector<64xf32>
+      scf.yield %n : vector<64xf32>
+    }
+    %s = scf.for %b = %c4096 to %c8192 step %c4096 iter_args(%t = %f) -> (vector<64xf32>) {
+      %blk = scf.for %j = %c0 to %c4096 step %c64 iter_args(%a = %zero) -> (vector<64xf32>) {
+        %at = arith.addi %b, %j : index
+        %v = vector.transfer_read %x[%i, %at], %p {in_bounds = [true]} : memref<?x8192xf32>, vector<64xf32>
+        %n = arith.addf %a, %v : vector<64xf32>
+        scf.yield %n : vector<64xf32>
+      }
+      %u = arith.addf %t, %blk : vector<64xf32>
+      scf.yield %u : vector<64xf32>
+    }
+    %f2 = scf.for %j = %c0 to %c4096 step %c64 iter_args(%a = %zero) -> (vector<64xf32>) {
+      %v = vector.transfer_read %x[%i, %j], %p {in_bounds = [true]} : memref<?x8192xf32>, vector<64xf32>
+      %d = arith.subf %v, %s : vector<64xf32>
+      %n = arith.addf %a, %d : vector<64xf32>
+      scf.yield %n : vector<64xf32>
+    }
+    %s2 = scf.for %b = %c4096 to %c8192 step %c4096 iter_args(%t = %f2) -> (vector<64xf32>) {
+      %blk = scf.for %j = %c0 to %c4096 step %c64 iter_args(%a = %zero) -> (vector<64xf32>) {
+        %at = arith.addi %b, %j : index
+        %v = vector.transfer_read %x[%i, %at], %p {in_bounds = [true]} : memref<?x8192xf32>, vector<64xf32>
+        %d = arith.subf %v, %s : vector<64xf32>
+        %n = arith.addf %a, %d : vector<64xf32>
+        scf.yield %n : vector<64xf32>
+      }
+      %u = arith.addf %t, %blk : vector<64xf32>
+      scf.yield %u : vector<64xf32>
+    }
+    %r = vector.reduction <add>, %s2 : vector<64xf32> into f32
+    memref.store %r, %y[%i] : memref<?xf32>
+  }
+  return
+}

@@ -224,10 +224,12 @@ def NormPrefetchNextSlicePass
     1-D vectors at indices that hold a forall induction variable, the
     innermost index moving with the loop; loops under an `scf.if` that
     yields values (the rescaled retry, which few slices take) do not count.
-    In program order the first such loop is the slice's first pass. Where a
-    slice is at most `second-pass-bytes`, the second loop (the centered
+    A loop's pass is one more than the deepest pass whose results it uses
+    (none: the first pass); a pass made in blocks (a first block, then a
+    loop over the others) is several loops of one pass. Where a slice is at
+    most `second-pass-bytes`, the loops of the second pass (the centered
     sums; for RMSNorm and L2, which have one reduction pass, the writing
-    one) also issues `memref.prefetch` (read, locality 2: into L2) of the
+    one) also issue `memref.prefetch` (read, locality 2: into L2) of the
     same elements of the next slice (the innermost forall variable plus its
     step, clamped to the last slice), one per 128 bytes read; where it is
     larger but at most `last-pass-bytes`, the loops that also write the
