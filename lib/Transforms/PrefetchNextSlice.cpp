@@ -113,8 +113,11 @@ public:
   void run(int64_t secondPassBytes, int64_t lastPassBytes);
 
 private:
-  /// The slice's size in bytes: its dims are those indexed by values that
-  /// vary within the iteration. Static or nothing.
+  vector::TransferReadOp firstRead() { return reads.front().read; }
+  /// The slice's dims: those the reads index by values that vary within the
+  /// iteration.
+  SmallVector<int64_t> getSliceDims();
+  /// The slice's size in bytes, static or nothing.
   std::optional<int64_t> getStaticSliceBytes();
   /// The same at run time, at the start of the forall body.
   Value createSliceBytes();
@@ -129,14 +132,19 @@ private:
 };
 } // namespace
 
+SmallVector<int64_t> SlicePrefetcher::getSliceDims() {
+  SmallVector<int64_t> dims;
+  for (auto [d, index] : llvm::enumerate(firstRead().getIndices()))
+    if (!forall.isDefinedOutsideOfLoop(index) &&
+        !llvm::is_contained(forall.getInductionVars(), index))
+      dims.push_back(d);
+  return dims;
+}
+
 std::optional<int64_t> SlicePrefetcher::getStaticSliceBytes() {
-  SliceRead first = reads.front();
-  auto type = cast<MemRefType>(first.read.getBase().getType());
+  auto type = cast<MemRefType>(firstRead().getBase().getType());
   int64_t bytes = type.getElementTypeBitWidth() / 8;
-  for (auto [d, index] : llvm::enumerate(first.read.getIndices())) {
-    if (forall.isDefinedOutsideOfLoop(index) ||
-        llvm::is_contained(forall.getInductionVars(), index))
-      continue;
+  for (int64_t d : getSliceDims()) {
     if (type.isDynamicDim(d))
       return std::nullopt;
     bytes *= type.getDimSize(d);
@@ -145,18 +153,13 @@ std::optional<int64_t> SlicePrefetcher::getStaticSliceBytes() {
 }
 
 Value SlicePrefetcher::createSliceBytes() {
-  SliceRead first = reads.front();
-  Value base = first.read.getBase();
+  Value base = firstRead().getBase();
   auto type = cast<MemRefType>(base.getType());
   Value bytes = arith::ConstantIndexOp::create(
       rewriter, loc, type.getElementTypeBitWidth() / 8);
-  for (auto [d, index] : llvm::enumerate(first.read.getIndices())) {
-    if (forall.isDefinedOutsideOfLoop(index) ||
-        llvm::is_contained(forall.getInductionVars(), index))
-      continue;
+  for (int64_t d : getSliceDims())
     bytes = arith::MulIOp::create(
         rewriter, loc, bytes, memref::DimOp::create(rewriter, loc, base, d));
-  }
   return bytes;
 }
 
