@@ -238,6 +238,22 @@ Value mlir::norm::convertFloat(OpBuilder &b, Location loc, Value v, Type type) {
   return arith::TruncFOp::create(b, loc, target, v);
 }
 
+Value mlir::norm::buildBF16RoundedBits(OpBuilder &b, Location loc, Value v) {
+  Type i32 = withElementType(v, b.getI32Type());
+  auto constant = [&](int64_t c) {
+    return createScalarOrSplatConstant(b, loc, i32, c);
+  };
+  Value x = arith::BitcastOp::create(b, loc, i32, v);
+  // x + 0x7fff + (bit 16 of x): ties go to the even neighbour.
+  Value lsb = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, x, constant(16)), constant(1));
+  Value rounded = arith::AddIOp::create(
+      b, loc, x, arith::AddIOp::create(b, loc, lsb, constant(0x7fff)));
+  Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+  Value quiet = arith::OrIOp::create(b, loc, x, constant(0x400000));
+  return arith::SelectOp::create(b, loc, isNaN, quiet, rounded);
+}
+
 Value mlir::norm::roundToOddF32(OpBuilder &b, Location loc, Value v) {
   Type f32 = withElementType(v, b.getF32Type());
   Type i32 = withElementType(v, b.getI32Type());

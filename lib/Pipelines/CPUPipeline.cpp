@@ -96,6 +96,11 @@ void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createSCFToControlFlowPass());
+  // One bf16 rounding for every target (NaNs keep their sign); f32 vectors
+  // narrow by one 16-bit shuffle at 512 bits.
+  NormExpandBF16TruncationPassOptions bf16;
+  bf16.vectorBits = vectorBits;
+  pm.addPass(createNormExpandBF16TruncationPass(bf16));
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expand));

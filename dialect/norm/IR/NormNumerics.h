@@ -96,6 +96,13 @@ Value convertFloat(OpBuilder &b, Location loc, Value v, Type type);
 /// of f16/bf16 plus two.
 Value roundToOddF32(OpBuilder &b, Location loc, Value v);
 
+/// The bits of f32 `v` (scalar or vector) as an i32 whose upper half is `v`
+/// rounded to bf16, to nearest even: a carry into the exponent gives the
+/// next binade or Inf, as rounding should, and a NaN stays a quiet NaN with
+/// its sign. The lower half is not zero; shift or pick the upper half. Every
+/// expansion of truncf to bf16 in this project rounds with it.
+Value buildBF16RoundedBits(OpBuilder &b, Location loc, Value v);
+
 /// The statistics of one slice as a kernel computed them (null where the
 /// mode has none): mean and variance (standard), rstd, and the saved
 /// inverse norm (l2).

@@ -125,6 +125,35 @@ def NormTileAndVectorizePass : Pass<"norm-tile-and-vectorize"> {
   ];
 }
 
+def NormExpandBF16TruncationPass : Pass<"norm-expand-bf16-truncation"> {
+  let summary = "f32 -> bf16 truncation as integer rounding; vectors narrowed "
+                "by one 16-bit shuffle at 512 bits";
+  let description = [{
+    Rewrites `arith.truncf` f32 -> bf16 (to nearest even; scalars and
+    vectors) into the rounding on the bits (`x + 0x7fff + bit 16 of x`, a
+    NaN kept quiet with its sign: `buildBF16RoundedBits`, the rounding the
+    vector kernels use too), so that every target rounds the same way
+    (`arith-expand-ops` would make every NaN a positive one), then the
+    upper 16-bit half of each lane. At `vector-bits` >= 512, 1-D vectors
+    take that half by one `vector.shuffle` of the 16-bit halves: with
+    AVX-512BW one `vpermt2w` per 32 results, where a shift and a
+    truncation take a shift and a `vpmovdw` (two µops) per 16 and an insert
+    per 32. Narrower targets shift and truncate, which LLVM lowers to packs
+    there (shorter than the byte shuffles a 16-bit shuffle becomes with
+    AVX2). Other rounding modes and `extf` (a zero-extension and a shift,
+    which beat `vpermt2w`) are left to `arith-expand-ops`; run it before
+    that pass. The halves are those of a little-endian target.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "Vector width of the target in bits (the shuffle from 512)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def NormMaskedHalfAsIntegerPass : Pass<"norm-masked-half-as-integer"> {
   let summary = "Masked loads and stores of 16-bit floats as 16-bit integers";
   let description = [{

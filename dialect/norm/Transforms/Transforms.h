@@ -94,6 +94,13 @@ void populateExpandReshapedAllocsPatterns(RewritePatternSet &patterns,
 LogicalResult tileAndVectorizeNormalize(RewriterBase &rewriter, NormalizeOp op,
                                         const TileAndVectorizeOptions &options);
 
+/// truncf f32 -> bf16 (nearest even) as integer rounding, narrowed by a
+/// 16-bit shuffle for 1-D vectors if `shuffle`, else by a shift and a
+/// truncation (see norm-expand-bf16-truncation).
+void populateExpandBF16TruncationPatterns(RewritePatternSet &patterns,
+                                          bool shuffle,
+                                          PatternBenefit benefit = 1);
+
 /// Masked loads and stores of f16/bf16 vectors as i16 vectors plus bitcasts
 /// (see norm-masked-half-as-integer).
 void populateMaskedHalfAsIntegerPatterns(RewritePatternSet &patterns,

@@ -447,23 +447,9 @@ Value VectorKernelEmitter::narrowPair(OpBuilder &b, Value lo, Value hi) {
 }
 
 Value VectorKernelEmitter::roundToBF16Bits(OpBuilder &b, Value v) {
-  VectorType bits = vectorOf(b.getI32Type());
-  auto splat = [&](int64_t c) {
-    return createScalarOrSplatConstant(b, loc, bits, c);
-  };
-  Value x = arith::BitcastOp::create(b, loc, bits, v);
-  // x + 0x7fff + (bit 16 of x): ties go to the even neighbour; a carry into
-  // the exponent gives the next binade or Inf, as rounding should.
-  Value lsb = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, x, splat(16)), splat(1));
-  Value rounded = arith::AddIOp::create(
-      b, loc, x, arith::AddIOp::create(b, loc, lsb, splat(0x7fff)));
-  // NaN stays a (quiet) NaN with its sign.
-  Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
-  Value quiet = arith::OrIOp::create(b, loc, x, splat(0x400000));
   return arith::ShRUIOp::create(
-      b, loc, arith::SelectOp::create(b, loc, isNaN, quiet, rounded),
-      splat(16));
+      b, loc, buildBF16RoundedBits(b, loc, v),
+      createScalarOrSplatConstant(b, loc, vectorOf(b.getI32Type()), 16));
 }
 
 Value VectorKernelEmitter::narrow(OpBuilder &b, Value v, Type element) {
