@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -331,28 +332,44 @@ struct MergeMaskedWrite : OpRewritePattern<vector::TransferWriteOp> {
   }
 };
 
-/// The indices into a slice's source of the element at `indices` of a
-/// unit-stride slice whose dropped (rank-reduced) dims lead; fails otherwise.
-FailureOr<SmallVector<Value>>
-getSourceIndices(OpBuilder &b, Location loc,
-                 OffsetSizeAndStrideOpInterface slice, int64_t sourceRank,
-                 ValueRange indices) {
-  if (!llvm::all_of(slice.getMixedStrides(), isOneInteger))
+/// A transfer on a unit-stride slice, moved onto the slice's source: the
+/// source indices (the slice's offsets plus the transfer's indices along
+/// the dims the slice keeps) and the permutation map of the same lanes.
+struct SourceTransfer {
+  SmallVector<Value> indices;
+  AffineMap permutationMap;
+};
+
+/// The source form of a minor-identity transfer at `indices` on `slice`,
+/// whose rank-reduced `droppedDims` are unit dims anywhere; fails for other
+/// strides or maps.
+FailureOr<SourceTransfer>
+getSourceTransfer(OpBuilder &b, Location loc,
+                  OffsetSizeAndStrideOpInterface slice,
+                  const llvm::SmallBitVector &droppedDims,
+                  AffineMap permutationMap, ValueRange indices) {
+  int64_t sourceRank = droppedDims.size();
+  if (!llvm::all_of(slice.getMixedStrides(), isOneInteger) ||
+      !permutationMap.isMinorIdentity() ||
+      permutationMap.getNumDims() != indices.size() ||
+      sourceRank - static_cast<int64_t>(droppedDims.count()) !=
+          static_cast<int64_t>(indices.size()))
     return failure();
-  int64_t dropped = sourceRank - static_cast<int64_t>(indices.size());
-  SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
-  for (int64_t d = 0; d < dropped; ++d)
-    if (!isOneInteger(sizes[d]))
-      return failure();
-  SmallVector<Value> result;
-  for (auto [d, offset] : llvm::enumerate(slice.getMixedOffsets())) {
-    Value base = getValueOrCreateConstantIndexOp(b, loc, offset);
-    int64_t kept = static_cast<int64_t>(d) - dropped;
-    result.push_back(
-        kept < 0
-            ? base
-            : arith::AddIOp::create(b, loc, base, indices[kept]).getResult());
-  }
+  SmallVector<int64_t> kept;
+  for (int64_t d = 0; d < sourceRank; ++d)
+    if (!droppedDims.test(d))
+      kept.push_back(d);
+  SourceTransfer result;
+  for (auto [d, offset] : llvm::enumerate(slice.getMixedOffsets()))
+    result.indices.push_back(getValueOrCreateConstantIndexOp(b, loc, offset));
+  for (auto [k, d] : llvm::enumerate(kept))
+    result.indices[d] =
+        arith::AddIOp::create(b, loc, result.indices[d], indices[k]);
+  SmallVector<AffineExpr> lanes;
+  for (AffineExpr expr : permutationMap.getResults())
+    lanes.push_back(
+        b.getAffineDimExpr(kept[cast<AffineDimExpr>(expr).getPosition()]));
+  result.permutationMap = AffineMap::get(sourceRank, 0, lanes, b.getContext());
   return result;
 }
 
@@ -364,21 +381,17 @@ struct FoldMaskedReadOfSlice : OpRewritePattern<vector::TransferReadOp> {
   LogicalResult matchAndRewrite(vector::TransferReadOp read,
                                 PatternRewriter &rewriter) const override {
     auto slice = read.getBase().getDefiningOp<tensor::ExtractSliceOp>();
-    if (!slice || !read.getMask() ||
-        !read.getPermutationMap().isMinorIdentity() ||
-        read.getPermutationMap().getNumDims() != slice.getType().getRank())
+    if (!slice || !read.getMask())
       return rewriter.notifyMatchFailure(read, "not a masked read of a slice");
-    int64_t sourceRank = slice.getSourceType().getRank();
-    FailureOr<SmallVector<Value>> indices = getSourceIndices(
-        rewriter, read.getLoc(), slice, sourceRank, read.getIndices());
-    if (failed(indices))
+    FailureOr<SourceTransfer> source = getSourceTransfer(
+        rewriter, read.getLoc(), slice, slice.getDroppedDims(),
+        read.getPermutationMap(), read.getIndices());
+    if (failed(source))
       return rewriter.notifyMatchFailure(read, "not a unit-stride slice");
-    AffineMap map = AffineMap::getMinorIdentityMap(
-        sourceRank, read.getVectorType().getRank(), rewriter.getContext());
     rewriter.replaceOpWithNewOp<vector::TransferReadOp>(
-        read, read.getVectorType(), slice.getSource(), *indices,
-        AffineMapAttr::get(map), read.getPadding(), read.getMask(),
-        read.getInBoundsAttr());
+        read, read.getVectorType(), slice.getSource(), source->indices,
+        AffineMapAttr::get(source->permutationMap), read.getPadding(),
+        read.getMask(), read.getInBoundsAttr());
     return success();
   }
 };
@@ -394,22 +407,20 @@ struct FoldMaskedWriteIntoSlice : OpRewritePattern<tensor::InsertSliceOp> {
     auto slice = write ? write.getBase().getDefiningOp<tensor::ExtractSliceOp>()
                        : nullptr;
     if (!slice || !write.getMask() || slice.getSource() != insert.getDest() ||
-        !write.getPermutationMap().isMinorIdentity() ||
         slice.getMixedOffsets() != insert.getMixedOffsets() ||
         slice.getMixedSizes() != insert.getMixedSizes() ||
         slice.getMixedStrides() != insert.getMixedStrides())
       return rewriter.notifyMatchFailure(insert,
                                          "not a masked write into a slice");
-    int64_t destRank = insert.getDestType().getRank();
-    FailureOr<SmallVector<Value>> indices = getSourceIndices(
-        rewriter, insert.getLoc(), slice, destRank, write.getIndices());
-    if (failed(indices))
+    FailureOr<SourceTransfer> dest = getSourceTransfer(
+        rewriter, insert.getLoc(), slice, insert.getDroppedDims(),
+        write.getPermutationMap(), write.getIndices());
+    if (failed(dest))
       return rewriter.notifyMatchFailure(insert, "not a unit-stride slice");
-    AffineMap map = AffineMap::getMinorIdentityMap(
-        destRank, write.getVectorType().getRank(), rewriter.getContext());
     rewriter.replaceOpWithNewOp<vector::TransferWriteOp>(
-        insert, write.getVector(), insert.getDest(), *indices,
-        AffineMapAttr::get(map), write.getMask(), write.getInBoundsAttr());
+        insert, write.getVector(), insert.getDest(), dest->indices,
+        AffineMapAttr::get(dest->permutationMap), write.getMask(),
+        write.getInBoundsAttr());
     return success();
   }
 };
@@ -863,6 +874,17 @@ static LogicalResult vectorizeTile(RewriterBase &rewriter, scf::ForallOp forall,
     if (failed(applyNested(forall, std::move(patterns))))
       return forall.emitOpError() << "could not simplify the vectorized tile";
   }
+  // The partial steps left read and write their tensors masked in place
+  // (after the values that pass in registers are forwarded), so that
+  // bufferization's analysis has no slice pairs to prove equivalent: with
+  // dynamic sizes each proof is a Presburger problem.
+  {
+    RewritePatternSet patterns(ctx);
+    patterns.add<FoldMaskedReadOfSlice, FoldMaskedWriteIntoSlice>(ctx);
+    addCanonicalizations(patterns);
+    if (failed(applyNested(forall, std::move(patterns))))
+      return forall.emitOpError() << "could not fold the partial steps' slices";
+  }
   return success();
 }
 
@@ -927,12 +949,27 @@ static void accumulateContiguously(RewriterBase &rewriter, scf::ForallOp chunks,
       if (!shared || shared.getOwner() != chunks.getBody())
         continue;
       rewriter.setInsertionPoint(partial);
-      Value empty = tensor::EmptyOp::create(
-          rewriter, loc, tensor::getMixedSizes(rewriter, loc, slice),
-          slice.getType().getElementType());
-      Value local = linalg::CopyOp::create(rewriter, loc, ValueRange{slice},
-                                           ValueRange{empty})
-                        .getResult(0);
+      // A buffer of its own (alloc_tensor, which CSE does not merge with the
+      // other outputs' identical ones; bufferization would copy a shared one).
+      SmallVector<Value> dynamicSizes;
+      for (auto [d, size] :
+           llvm::enumerate(tensor::getMixedSizes(rewriter, loc, slice)))
+        if (slice.getType().isDynamicDim(d))
+          dynamicSizes.push_back(cast<Value>(size));
+      Value empty = bufferization::AllocTensorOp::create(
+          rewriter, loc, slice.getType(), dynamicSizes);
+      // Partials that start filled (the combiner's identity) start so in the
+      // local copy too, without reading the strided column.
+      auto fill = chunks.getTiedOpOperand(shared)
+                      ->get()
+                      .getDefiningOp<linalg::FillOp>();
+      Value local =
+          fill ? linalg::FillOp::create(rewriter, loc, fill.getInputs(),
+                                        ValueRange{empty})
+                     .getResult(0)
+               : linalg::CopyOp::create(rewriter, loc, ValueRange{slice},
+                                        ValueRange{empty})
+                     .getResult(0);
       init.set(local);
       OpResult result = linalgOp.getTiedOpResult(&init);
       rewriter.setInsertionPointAfter(partial);

@@ -73,6 +73,36 @@ func.func @bn_training(%x: tensor<256x64xf32>, %g: tensor<64xf32>, %b: tensor<64
 
 // -----
 
+// Dynamic sizes: a chunk's partial steps read x and update its contiguous
+// partials with masked transfers on the tensors themselves, and its
+// partials start from the combiner's identity in a buffer of their own
+// (alloc_tensor), not from a copy of their strided column: the chunk has no
+// slice but the column it inserts (bufferization's analysis would prove each
+// slice pair equivalent through a Presburger problem).
+// STATS-LABEL: func.func @bn_training_dynamic
+// STATS: scf.forall (%{{.+}}) = (0) to (%{{.+}}) step (%{{.+}}) shared_outs(%[[PARTIALS:.+]] = %{{.+}}) -> (tensor<?x?xf32>)
+// STATS:   %[[COLUMN:.+]] = tensor.extract_slice %[[PARTIALS]][0, %{{.+}}] [%{{.+}}, 1] [1, 1] : tensor<?x?xf32> to tensor<?xf32>
+// STATS-NOT: tensor.extract_slice
+// STATS-NOT: tensor.insert_slice
+// STATS:   bufferization.alloc_tensor(%{{.+}}) : tensor<?xf32>
+// STATS-NOT: tensor.extract_slice
+// STATS-NOT: tensor.insert_slice
+// STATS:   vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}}, %{{.+}} {in_bounds = [true]} : tensor<?x?xf32>, vector<64xf32>
+// STATS-NOT: tensor.extract_slice
+// STATS-NOT: tensor.insert_slice
+// STATS:   scf.for %{{.+}} iter_args(%{{.+}} = %[[COLUMN]]) -> (tensor<?xf32>)
+// STATS-NOT: tensor.extract_slice
+// STATS-NOT: tensor.insert_slice
+// STATS:   tensor.parallel_insert_slice %{{.+}} into %[[PARTIALS]][0, %{{.+}}] [%{{.+}}, 1] [1, 1]
+func.func @bn_training_dynamic(%x: tensor<?x?xf32>, %g: tensor<?xf32>, %b: tensor<?xf32>, %init: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = norm.normalize standard axes = [0] epsilon = 1.0e-05
+      ins(%x : tensor<?x?xf32>) scale(%g : tensor<?xf32>) bias(%b : tensor<?xf32>) affine_dims = [1]
+      outs(%init : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// -----
+
 // NHWC with dynamic sizes: whole rows of C, kTileBytes / (4·C) of them per
 // tile along W, computed at run time; masked transfers for the tail of C.
 // CHECK-LABEL: func.func @bn_nhwc_inference_dynamic
