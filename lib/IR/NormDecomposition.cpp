@@ -164,6 +164,27 @@ private:
         /*max=*/true);
   }
 
+  /// Σx and max |x| over each statistics slice, in one pass over x (the
+  /// same values as `reduce` and `maxAbs` give one after the other).
+  std::pair<Value, Value> sumAndMaxAbs() {
+    SmallVector<AffineMap> maps = {identityMap(), statisticsMap(),
+                                   statisticsMap()};
+    Value sumInit = zeroStatistics(), maxInit = zeroStatistics();
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{sumInit.getType(), maxInit.getType()}, ValueRange{x},
+        ValueRange{sumInit, maxInit}, maps, iteratorTypes(),
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value t = toAcc(nb, nl, args[0]);
+          Value magnitude = math::AbsFOp::create(nb, nl, t);
+          linalg::YieldOp::create(
+              nb, nl,
+              ValueRange{
+                  arith::AddFOp::create(nb, nl, args[1], t),
+                  arith::MaximumFOp::create(nb, nl, args[2], magnitude)});
+        });
+    return {generic.getResult(0), generic.getResult(1)};
+  }
+
   /// The per-slice power-of-two scale factors (buildScaleFactor).
   Value scaleFactors(Value maxAbsStats) {
     return mapStatistics(maxAbsStats, emptyStatistics(acc),
@@ -207,10 +228,11 @@ private:
   /// when k stayed 1.
   SmallVector<Value>
   scaledWithRetry(unsigned squares,
-                  function_ref<SmallVector<Value>(Value k)> pass) {
+                  function_ref<SmallVector<Value>(Value k)> pass,
+                  Value knownMaxima = nullptr) {
     if (!options.retryScaling) {
-      // k from max|x| always.
-      Value maxima = maxAbs();
+      // k from max|x| always (from the pass that gave `knownMaxima`, if any).
+      Value maxima = knownMaxima ? knownMaxima : maxAbs();
       Value k = scaleFactors(maxima);
       SmallVector<Value> results = {k};
       llvm::append_range(results, pass(k));
@@ -388,9 +410,15 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
                          })[0];
   } else if (mode == NormMode::standard) {
     count = reductionCount();
-    Value sum = reduce({}, [&](OpBuilder &nb, Location nl, ValueRange args) {
-      return toAcc(nb, nl, args[0]);
-    });
+    // Straight-line: Σx and max|x| in one pass (k from max|x| always);
+    // with retryScaling max|x| is only read for slices out of range.
+    Value sum, maxima;
+    if (options.retryScaling)
+      sum = reduce({}, [&](OpBuilder &nb, Location nl, ValueRange args) {
+        return toAcc(nb, nl, args[0]);
+      });
+    else
+      std::tie(sum, maxima) = sumAndMaxAbs();
     mean = mapStatistics(sum, emptyStatistics(acc),
                          [&](OpBuilder &nb, Location nl, ValueRange args) {
                            return SmallVector<Value>{
@@ -401,11 +429,13 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
     // Σd corrects the rounding of the mean (Björck's corrected two-pass):
     // var = (Σd² − (Σd)²/n)/n, with var = var_k / k² and
     // rstd = k · rsqrt(var_k + ε·k²).
-    SmallVector<Value> scaled =
-        scaledWithRetry(/*squares=*/1, [&](Value k) -> SmallVector<Value> {
+    SmallVector<Value> scaled = scaledWithRetry(
+        /*squares=*/1,
+        [&](Value k) -> SmallVector<Value> {
           auto [deviations, squares] = centeredSums(mean, k);
           return {deviations, squares};
-        });
+        },
+        maxima);
     Value k = scaled[0], deviations = scaled[1], squares = scaled[2];
     SmallVector<Value> varAndRstd = mapStatistics(
         ValueRange{squares, k, deviations, mean},

@@ -29,18 +29,22 @@ namespace {
 ///   ... yield addf(%out_i, %t_i)... }
 /// gets one zero-initialized compensation output %c_i per sum:
 ///   y = t − c;  s' = s + y;  c' = (s' − s) − y  (0 once s' is not finite)
+/// Outputs with other combiners (a max beside the sums) stay as they are.
 struct CompensateSum : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
     // A rewritten generic does not match again: its sums feed the
-    // compensation too, and its compensations are selects.
+    // compensation too (their accumulators have several uses), and its
+    // compensations are selects.
     if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0)
       return rewriter.notifyMatchFailure(op, "not a reduction on tensors");
     Block *body = op.getBody();
     unsigned numInits = op.getNumDpsInits();
     auto yield = cast<linalg::YieldOp>(body->getTerminator());
+    // The outputs that are sums: their index, add and summand.
+    SmallVector<unsigned> sums;
     SmallVector<arith::AddFOp> adds;
     SmallVector<Value> terms;
     for (unsigned i = 0; i < numInits; ++i) {
@@ -48,19 +52,22 @@ struct CompensateSum : OpRewritePattern<linalg::GenericOp> {
       auto add = yield.getOperand(i).getDefiningOp<arith::AddFOp>();
       if (!add || add->getBlock() != body || !out.hasOneUse() ||
           !llvm::is_contained(add->getOperands(), out) || !add->hasOneUse())
-        return rewriter.notifyMatchFailure(op, "not addf accumulations");
+        continue;
       Value term = add.getLhs() == out ? add.getRhs() : add.getLhs();
       if (term == out)
-        return rewriter.notifyMatchFailure(op, "adds an accumulator to itself");
+        continue;
+      sums.push_back(i);
       adds.push_back(add);
       terms.push_back(term);
     }
+    if (sums.empty())
+      return rewriter.notifyMatchFailure(op, "no addf accumulation");
 
     Location loc = op.getLoc();
     SmallVector<Value> inits(op.getDpsInits());
     SmallVector<Type> resultTypes(op->getResultTypes());
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-    for (unsigned i = 0; i < numInits; ++i) {
+    for (unsigned i : sums) {
       Value init = op.getDpsInits()[i];
       Type elementType = getElementTypeOrSelf(init.getType());
       Value zero = arith::ConstantOp::create(rewriter, loc,
@@ -74,6 +81,7 @@ struct CompensateSum : OpRewritePattern<linalg::GenericOp> {
       resultTypes.push_back(init.getType());
       maps.push_back(op.getMatchingIndexingMap(op.getDpsInitOperand(i)));
     }
+    unsigned numInputs = op.getNumDpsInputs();
     auto compensated = linalg::GenericOp::create(
         rewriter, loc, resultTypes, op.getDpsInputs(), inits, maps,
         op.getIteratorTypesArray(),
@@ -86,16 +94,16 @@ struct CompensateSum : OpRewritePattern<linalg::GenericOp> {
           for (Operation &inner : body->without_terminator())
             if (!llvm::is_contained(adds, dyn_cast<arith::AddFOp>(&inner)))
               b.clone(inner, mapping);
-          SmallVector<Value> sums, carries;
-          for (unsigned i = 0; i < numInits; ++i) {
-            auto [next, carry] =
-                buildCompensatedAdd(b, nl, args[op.getNumDpsInputs() + i],
-                                    args[op.getNumDpsInputs() + numInits + i],
-                                    mapping.lookupOrDefault(terms[i]));
-            sums.push_back(next);
+          SmallVector<Value> yielded, carries;
+          for (unsigned i = 0; i < numInits; ++i)
+            yielded.push_back(mapping.lookupOrDefault(yield.getOperand(i)));
+          for (auto [q, i] : llvm::enumerate(sums)) {
+            auto [next, carry] = buildCompensatedAdd(
+                b, nl, args[numInputs + i], args[numInputs + numInits + q],
+                mapping.lookupOrDefault(terms[q]));
+            yielded[i] = next;
             carries.push_back(carry);
           }
-          SmallVector<Value> yielded = sums;
           yielded.append(carries);
           linalg::YieldOp::create(b, nl, yielded);
         });

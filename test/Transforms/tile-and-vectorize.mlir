@@ -38,7 +38,8 @@ func.func @bn_nc_inference(%x: tensor<4096x1024xf32>, %g: tensor<1024xf32>, %b: 
 // Computed statistics are left alone by default. With computed-statistics
 // the op is decomposed and each reduction is split into chunks of rows on
 // scf.forall (upstream's partial reductions into a [channels, chunks]
-// tensor): a chunk's compensated accumulators are vector<64xf32> iteration
+// tensor): Σx and max|x| in one pass, then the centered sums; a chunk's
+// accumulators (the sums compensated) are vector<64xf32> iteration
 // arguments of its row loop; the merge over the chunks runs after the loop,
 // tiled over the channels; the normalize step is tiled into row blocks.
 // CHECK-LABEL: func.func @bn_training
@@ -46,16 +47,19 @@ func.func @bn_nc_inference(%x: tensor<4096x1024xf32>, %g: tensor<1024xf32>, %b: 
 // CHECK: norm.normalize
 // STATS-LABEL: func.func @bn_training
 // STATS: %[[SUMS:.+]] = linalg.fill {{.*}} -> tensor<64x?xf32>
-// STATS: scf.forall (%{{.+}}) = (0) to (256) step (%{{.+}}) shared_outs(%{{.+}} = %[[SUMS]]) -> (tensor<64x?xf32>)
-// STATS:   scf.for {{.*}} iter_args({{.*}}) -> (vector<64xf32>, vector<64xf32>)
+// STATS: %[[MAXIMA:.+]] = linalg.fill {{.*}} -> tensor<64x?xf32>
+// STATS: scf.forall (%{{.+}}) = (0) to (256) step (%{{.+}}) shared_outs(%{{.+}} = %[[SUMS]], %{{.+}} = %[[MAXIMA]]) -> (tensor<64x?xf32>, tensor<64x?xf32>)
+// STATS:   scf.for {{.*}} iter_args({{.*}}) -> (vector<64xf32>, vector<64xf32>, vector<64xf32>)
 // STATS:     vector.transfer_read {{.*}} : tensor<256x64xf32>, vector<64xf32>
+// STATS:     arith.maximumf {{.*}} : vector<64xf32>
 // STATS:     arith.addf {{.*}} : vector<64xf32>
 // STATS:   scf.forall.in_parallel
 // STATS: scf.forall (%{{.+}}) = (0) to (64) step (64)
 // STATS:   linalg.generic {{.*}} iterator_types = ["reduction"]
-// STATS: %[[MAXIMA:.+]] = linalg.fill {{.*}} -> tensor<64x?xf32>
-// STATS: scf.forall (%{{.+}}) = (0) to (256) step (%{{.+}}) shared_outs(%{{.+}} = %[[MAXIMA]])
-// STATS:   arith.maximumf {{.*}} : vector<64xf32>
+// STATS:     arith.addf
+// STATS: scf.forall (%{{.+}}) = (0) to (64) step (64)
+// STATS:   linalg.generic {{.*}} iterator_types = ["reduction"]
+// STATS:     arith.maximumf
 // STATS: scf.forall (%{{.+}}) = (0) to (256) step (%{{.+}}) shared_outs
 // STATS:   scf.for {{.*}} -> (vector<64xf32>, vector<64xf32>, vector<64xf32>, vector<64xf32>)
 // STATS: math.rsqrt
@@ -80,8 +84,12 @@ func.func @bn_training(%x: tensor<256x64xf32>, %g: tensor<64xf32>, %b: tensor<64
 // slice but the column it inserts (bufferization's analysis would prove each
 // slice pair equivalent through a Presburger problem).
 // STATS-LABEL: func.func @bn_training_dynamic
-// STATS: scf.forall (%{{.+}}) = (0) to (%{{.+}}) step (%{{.+}}) shared_outs(%[[PARTIALS:.+]] = %{{.+}}) -> (tensor<?x?xf32>)
-// STATS:   %[[COLUMN:.+]] = tensor.extract_slice %[[PARTIALS]][0, %{{.+}}] [%{{.+}}, 1] [1, 1] : tensor<?x?xf32> to tensor<?xf32>
+// STATS: scf.forall (%{{.+}}) = (0) to (%{{.+}}) step (%{{.+}}) shared_outs(%[[SUMS:[^ ]+]] = %{{.+}}, %[[MAXIMA:[^ ]+]] = %{{.+}}) -> (tensor<?x?xf32>, tensor<?x?xf32>)
+// STATS:   %[[SUMCOL:.+]] = tensor.extract_slice %[[SUMS]][0, %{{.+}}] [%{{.+}}, 1] [1, 1] : tensor<?x?xf32> to tensor<?xf32>
+// STATS:   %[[MAXCOL:.+]] = tensor.extract_slice %[[MAXIMA]][0, %{{.+}}] [%{{.+}}, 1] [1, 1] : tensor<?x?xf32> to tensor<?xf32>
+// STATS-NOT: tensor.extract_slice
+// STATS-NOT: tensor.insert_slice
+// STATS:   bufferization.alloc_tensor(%{{.+}}) : tensor<?xf32>
 // STATS-NOT: tensor.extract_slice
 // STATS-NOT: tensor.insert_slice
 // STATS:   bufferization.alloc_tensor(%{{.+}}) : tensor<?xf32>
@@ -90,10 +98,13 @@ func.func @bn_training(%x: tensor<256x64xf32>, %g: tensor<64xf32>, %b: tensor<64
 // STATS:   vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}}, %{{.+}} {in_bounds = [true]} : tensor<?x?xf32>, vector<64xf32>
 // STATS-NOT: tensor.extract_slice
 // STATS-NOT: tensor.insert_slice
-// STATS:   scf.for %{{.+}} iter_args(%{{.+}} = %[[COLUMN]]) -> (tensor<?xf32>)
+// STATS:   scf.for %{{.+}} iter_args(%{{.+}} = %[[MAXCOL]]) -> (tensor<?xf32>)
 // STATS-NOT: tensor.extract_slice
 // STATS-NOT: tensor.insert_slice
-// STATS:   tensor.parallel_insert_slice %{{.+}} into %[[PARTIALS]][0, %{{.+}}] [%{{.+}}, 1] [1, 1]
+// STATS:   scf.for %{{.+}} iter_args(%{{.+}} = %[[SUMCOL]]) -> (tensor<?xf32>)
+// STATS-NOT: tensor.extract_slice
+// STATS-NOT: tensor.insert_slice
+// STATS:   tensor.parallel_insert_slice %{{.+}} into %[[SUMS]][0, %{{.+}}] [%{{.+}}, 1] [1, 1]
 func.func @bn_training_dynamic(%x: tensor<?x?xf32>, %g: tensor<?xf32>, %b: tensor<?xf32>, %init: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %r = norm.normalize standard axes = [0] epsilon = 1.0e-05
       ins(%x : tensor<?x?xf32>) scale(%g : tensor<?xf32>) bias(%b : tensor<?xf32>) affine_dims = [1]

@@ -1,7 +1,8 @@
 // RUN: norm-opt %s -convert-norm-to-linalg -canonicalize -cse -split-input-file | FileCheck %s
 
-// LayerNorm, bf16: f32 sums, the mean, max|x| for the power-of-two scale
-// k that keeps squares of huge and tiny data in range, the centered variance (squared
+// LayerNorm, bf16: f32 sums and, in the same pass, max|x| for the
+// power-of-two scale k that keeps squares of huge and tiny data in range,
+// the mean, the centered variance (squared
 // scaled deviations from that mean), ε inside rsqrt, then the normalize
 // with the affine and the truncation to bf16.
 // CHECK-LABEL: func.func @layer_norm
@@ -11,15 +12,17 @@
 // CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG: %[[N:.+]] = arith.constant 7.680000e+02 : f32
 // CHECK: %[[FILL:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.+}} : tensor<?xf32>)
-// CHECK: %[[SUM:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<?x768xbf16>) outs(%[[FILL]] : tensor<?xf32>)
-// CHECK:   arith.extf %{{.+}} : bf16 to f32
-// CHECK:   arith.addf
-// CHECK: %[[MEAN:.+]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<?xf32>)
+// CHECK: %[[SUMMAX:.+]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<?x768xbf16>) outs(%[[FILL]], %[[FILL]] : tensor<?xf32>, tensor<?xf32>)
+// CHECK:   ^bb0(%{{.+}}: bf16, %[[SACC:.+]]: f32, %[[MACC:.+]]: f32):
+// CHECK:   %[[XF:.+]] = arith.extf %{{.+}} : bf16 to f32
+// CHECK:   %[[ABS:.+]] = math.absf %[[XF]]
+// CHECK:   %[[SNEXT:.+]] = arith.addf %[[SACC]], %[[XF]]
+// CHECK:   %[[MNEXT:.+]] = arith.maximumf %[[MACC]], %[[ABS]]
+// CHECK:   linalg.yield %[[SNEXT]], %[[MNEXT]]
+// CHECK-NOT: math.absf
+// CHECK: %[[MEAN:.+]] = linalg.generic {{.*}} ins(%[[SUMMAX]]#0 : tensor<?xf32>)
 // CHECK:   arith.divf %{{.+}}, %[[N]] : f32
-// CHECK: %[[MAX:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<?x768xbf16>)
-// CHECK:   math.absf
-// CHECK:   arith.maximumf
-// CHECK: %[[K:.+]] = linalg.generic {{.*}} ins(%[[MAX]] : tensor<?xf32>)
+// CHECK: %[[K:.+]] = linalg.generic {{.*}} ins(%[[SUMMAX]]#1 : tensor<?xf32>)
 // CHECK:   arith.bitcast %{{.+}} : f32 to i32
 // CHECK:   arith.maxsi %{{.+}}, %c1_i32 : i32
 // CHECK:   arith.minsi %{{.+}}, %c253_i32 : i32
@@ -170,7 +173,7 @@ func.func @instance_norm_saved(%x: tensor<2x3x4x4xf32>, %init: tensor<2x3x4x4xf3
 // CHECK-LABEL: func.func @group_norm_nhwc
 // CHECK-SAME: (%[[X:[a-z0-9]+]]: tensor<2x4x4x12xf32>, %[[G:[a-z0-9]+]]: tensor<12xf32>, %[[I:[a-z0-9]+]]: tensor<2x4x4x12xf32>)
 // CHECK: %[[XE:.+]] = tensor.expand_shape %[[X]] {{\[}}[0], [1], [2], [3, 4]] output_shape [2, 4, 4, 3, 4] : tensor<2x4x4x12xf32> into tensor<2x4x4x3x4xf32>
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "reduction", "parallel", "reduction"]} ins(%[[XE]] : tensor<2x4x4x3x4xf32>) outs(%{{.+}} : tensor<2x3xf32>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "reduction", "parallel", "reduction"]} ins(%[[XE]] : tensor<2x4x4x3x4xf32>) outs(%{{.+}}, %{{.+}} : tensor<2x3xf32>, tensor<2x3xf32>)
 // CHECK: %[[GE:.+]] = tensor.expand_shape %[[G]] {{\[}}[0, 1]] output_shape [3, 4] : tensor<12xf32> into tensor<3x4xf32>
 // CHECK: %[[IE:.+]] = tensor.expand_shape %[[I]] {{\[}}[0], [1], [2], [3, 4]]
 // CHECK: %[[Y:.+]] = linalg.generic {{.*}} ins(%[[XE]], %{{.+}}, %{{.+}}, %[[GE]] : {{.*}}) outs(%[[IE]] : tensor<2x4x4x3x4xf32>)
