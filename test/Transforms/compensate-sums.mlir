@@ -55,6 +55,33 @@ func.func @two_sums(%x: tensor<4x8xf32>, %init: tensor<4xf32>) -> (tensor<4xf32>
 
 // -----
 
+// A sum beside a max (the decomposition's Σx and max|x| pass): the sum gets
+// its compensation, the max stays as it is; twice changes nothing more.
+// CHECK-LABEL: func.func @sum_and_max
+// CHECK: %[[R:.+]]:3 = linalg.generic {{.*}} outs(%{{.+}}, %{{.+}}, %{{.+}} : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK: ^bb0(%[[IN:.+]]: f32, %[[S:.+]]: f32, %[[M:.+]]: f32, %[[C:.+]]: f32):
+// CHECK:   %[[ABS:.+]] = math.absf %[[IN]]
+// CHECK:   %[[MAX:.+]] = arith.maximumf %[[M]], %[[ABS]]
+// CHECK:   %[[Y:.+]] = arith.subf %[[IN]], %[[C]]
+// CHECK:   %[[NEXT:.+]] = arith.addf %[[S]], %[[Y]]
+// CHECK:   %[[CARRY:.+]] = arith.select
+// CHECK:   linalg.yield %[[NEXT]], %[[MAX]], %[[CARRY]] : f32, f32, f32
+// CHECK: return %[[R]]#0, %[[R]]#1
+func.func @sum_and_max(%x: tensor<4x8xf32>, %init: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x8xf32>) outs(%init, %init : tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%in: f32, %s: f32, %m: f32):
+    %a = math.absf %in : f32
+    %sum = arith.addf %s, %in : f32
+    %max = arith.maximumf %m, %a : f32
+    linalg.yield %sum, %max : f32, f32
+  } -> (tensor<4xf32>, tensor<4xf32>)
+  return %0#0, %0#1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
 // A max reduction and an elementwise op are not sums: unchanged.
 // CHECK-LABEL: func.func @negative_not_sums
 // CHECK-NOT: linalg.fill
