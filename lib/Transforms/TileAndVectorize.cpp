@@ -16,6 +16,7 @@
 #include "norm/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/ViewLikeInterfaceUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -344,7 +345,7 @@ struct SourceTransfer {
 /// whose rank-reduced `droppedDims` are unit dims anywhere; fails for other
 /// strides or maps.
 FailureOr<SourceTransfer>
-getSourceTransfer(OpBuilder &b, Location loc,
+getSourceTransfer(RewriterBase &b, Location loc,
                   OffsetSizeAndStrideOpInterface slice,
                   const llvm::SmallBitVector &droppedDims,
                   AffineMap permutationMap, ValueRange indices) {
@@ -360,11 +361,9 @@ getSourceTransfer(OpBuilder &b, Location loc,
     if (!droppedDims.test(d))
       kept.push_back(d);
   SourceTransfer result;
-  for (auto [d, offset] : llvm::enumerate(slice.getMixedOffsets()))
-    result.indices.push_back(getValueOrCreateConstantIndexOp(b, loc, offset));
-  for (auto [k, d] : llvm::enumerate(kept))
-    result.indices[d] =
-        arith::AddIOp::create(b, loc, result.indices[d], indices[k]);
+  affine::resolveIndicesIntoOpWithOffsetsAndStrides(
+      b, loc, slice.getMixedOffsets(), slice.getMixedStrides(), droppedDims,
+      indices, result.indices);
   SmallVector<AffineExpr> lanes;
   for (AffineExpr expr : permutationMap.getResults())
     lanes.push_back(
