@@ -27,12 +27,14 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Interfaces/SubsetOpInterface.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -333,6 +335,31 @@ struct MergeMaskedWrite : OpRewritePattern<vector::TransferWriteOp> {
   }
 };
 
+/// transfer_write(%v, transfer_write(%w, %t[i], %mask)[i], %mask) ->
+/// transfer_write(%v, %t[i], %mask): the second write covers every lane the
+/// first one wrote (upstream's fold takes unmasked writes only). The rows
+/// of an unrolled block write a column's partial sums once.
+struct FoldMaskedWriteAfterWrite : OpRewritePattern<vector::TransferWriteOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferWriteOp write,
+                                PatternRewriter &rewriter) const override {
+    auto under = write.getBase().getDefiningOp<vector::TransferWriteOp>();
+    if (!under || !under->hasOneUse() ||
+        !isa<RankedTensorType>(under.getBase().getType()) ||
+        (under.getMask() &&
+         !(write.getMask() && isSameMask(write.getMask(), under.getMask()))) ||
+        (!under.getMask() && write.getMask()) ||
+        under.getVectorType() != write.getVectorType() ||
+        under.getPermutationMap() != write.getPermutationMap() ||
+        under.getInBoundsAttr() != write.getInBoundsAttr() ||
+        !isSameIndices(write.getIndices(), under.getIndices()))
+      return rewriter.notifyMatchFailure(write, "not an overwrite");
+    rewriter.modifyOpInPlace(
+        write, [&] { write.getBaseMutable().assign(under.getBase()); });
+    return success();
+  }
+};
+
 /// A transfer on a unit-stride slice, moved onto the slice's source: the
 /// source indices (the slice's offsets plus the transfer's indices along
 /// the dims the slice keeps) and the permutation map of the same lanes.
@@ -579,19 +606,43 @@ private:
 /// Whether the innermost loop of `op` is provably at most `bound` long (the
 /// partial last step of a loop).
 bool hasUpperBound(linalg::LinalgOp op, int64_t bound) {
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  if (iterators.size() != 1)
+  if (op.getNumLoops() == 0)
     return false;
   OpBuilder b(op);
   SmallVector<Range> domain =
       cast<TilingInterface>(op.getOperation()).getIterationDomain(b);
-  OpFoldResult size = domain[0].size;
+  OpFoldResult size = domain.back().size;
   if (auto value = dyn_cast<Value>(size)) {
     FailureOr<int64_t> upper = ValueBoundsConstraintSet::computeConstantBound(
         presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(value),
         /*stopCondition=*/nullptr, /*closedUB=*/true);
     // The domain's size ops are not used: they fold away.
     return succeeded(upper) && *upper <= bound;
+  }
+  return false;
+}
+
+/// Whether the body of `loop` has a subset op (a transfer or slice) whose
+/// position operands are loop-invariant: the only ones
+/// hoistLoopInvariantSubsets can hoist. Upstream proves every pair of subsets
+/// of an iteration argument equivalent first (a Presburger problem each), so
+/// loops where nothing can move are skipped.
+bool hasInvariantSubset(scf::ForOp loop) {
+  for (Operation &op : *loop.getBody()) {
+    SmallVector<OpOperand *> data;
+    if (auto extraction = dyn_cast<SubsetExtractionOpInterface>(op)) {
+      data.push_back(&extraction.getSourceOperand());
+    } else if (auto insertion = dyn_cast<SubsetInsertionOpInterface>(op)) {
+      data.push_back(&insertion.getSourceOperand());
+      data.push_back(&insertion.getDestinationOperand());
+    } else {
+      continue;
+    }
+    if (llvm::all_of(op.getOpOperands(), [&](OpOperand &operand) {
+          return llvm::is_contained(data, &operand) ||
+                 loop.isDefinedOutsideOfLoop(operand.get());
+        }))
+      return true;
   }
   return false;
 }
@@ -855,7 +906,8 @@ static LogicalResult vectorizeTile(RewriterBase &rewriter, scf::ForallOp forall,
   forall.getBody()->walk([&](scf::ForOp loop) { loops.push_back(loop); });
   for (scf::ForOp loop : loops) {
     moveLoopInvariantCode(loop);
-    hoistLoopInvariantSubsets(rewriter, loop);
+    if (hasInvariantSubset(loop))
+      hoistLoopInvariantSubsets(rewriter, loop);
   }
   {
     RewritePatternSet patterns(ctx);
@@ -879,7 +931,8 @@ static LogicalResult vectorizeTile(RewriterBase &rewriter, scf::ForallOp forall,
   // dynamic sizes each proof is a Presburger problem.
   {
     RewritePatternSet patterns(ctx);
-    patterns.add<FoldMaskedReadOfSlice, FoldMaskedWriteIntoSlice>(ctx);
+    patterns.add<FoldMaskedReadOfSlice, FoldMaskedWriteIntoSlice,
+                 FoldMaskedWriteAfterWrite>(ctx);
     addCanonicalizations(patterns);
     if (failed(applyNested(forall, std::move(patterns))))
       return forall.emitOpError() << "could not fold the partial steps' slices";
@@ -979,6 +1032,80 @@ static void accumulateContiguously(RewriterBase &rewriter, scf::ForallOp chunks,
   }
 }
 
+/// Unroll-and-jam of a chunk's rows: each reduction over the chunk's
+/// [rows, channels] is tiled into blocks of `rowsPerStep` rows, each block
+/// into vector columns, and the block's rows are unrolled in the column, so
+/// that a column's partial sums stay in registers across the block's rows
+/// and are read and written once per block instead of once per row. The
+/// blocks are whole (the rows loop peeled); the last rows of a chunk take one
+/// row per step. The rows still join the partial sums in order, so the sums
+/// are those of one row at a time, bit for bit.
+static LogicalResult jamChunkRows(RewriterBase &rewriter, scf::ForallOp chunks,
+                                  int64_t rowsPerStep, int64_t vectorSize) {
+  SmallVector<linalg::LinalgOp> reductions;
+  for (Operation &nested : *chunks.getBody())
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&nested))
+      if (linalgOp.getNumLoops() == 2 &&
+          linalgOp.getIteratorTypesArray() ==
+              SmallVector<utils::IteratorType>{utils::IteratorType::reduction,
+                                               utils::IteratorType::parallel})
+        reductions.push_back(linalgOp);
+  // `op` tiled by `sizes` (scf.for): its innermost loop and tiled op.
+  auto tile = [&](linalg::LinalgOp op, ArrayRef<int64_t> sizes)
+      -> FailureOr<std::pair<scf::ForOp, linalg::LinalgOp>> {
+    scf::SCFTilingOptions options;
+    options.setTileSizes(getAsIndexOpFoldResult(chunks.getContext(), sizes));
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(tiled) || tiled->loops.empty() || tiled->tiledOps.size() != 1)
+      return op->emitOpError() << "could not be tiled by " << sizes;
+    rewriter.replaceOp(op, tiled->replacements);
+    return std::make_pair(cast<scf::ForOp>(tiled->loops.back().getOperation()),
+                          cast<linalg::LinalgOp>(tiled->tiledOps.front()));
+  };
+  for (linalg::LinalgOp reduction : reductions) {
+    auto blocks = tile(reduction, {rowsPerStep, vectorSize});
+    if (failed(blocks))
+      return failure();
+    // The rows loop holds the columns loop, unless one column folded it.
+    scf::ForOp rowsLoop = blocks->first;
+    if (auto outer = rowsLoop->getParentOfType<scf::ForOp>();
+        outer && outer->getParentOp() == chunks)
+      rowsLoop = outer;
+    scf::ForOp lastRows;
+    if (failed(
+            scf::peelForLoopAndSimplifyBounds(rewriter, rowsLoop, lastRows)) ||
+        !lastRows) {
+      // Too few rows for a whole block: the rows one at a time.
+      if (failed(tile(blocks->second, {1, 0})))
+        return failure();
+      continue;
+    }
+    {
+      // The main loop's blocks are static: rowsPerStep rows.
+      RewritePatternSet patterns(chunks.getContext());
+      addCanonicalizations(patterns);
+      if (failed(applyNested(rowsLoop, std::move(patterns))))
+        return rowsLoop.emitOpError() << "could not simplify its row blocks";
+    }
+    // In each column, a block's rows unrolled; the last rows (fewer than a
+    // block) one at a time. (A single column's loop may have folded away.)
+    for (scf::ForOp loop : {rowsLoop, lastRows}) {
+      linalg::LinalgOp block;
+      loop.getBody()->walk([&](linalg::LinalgOp op) { block = op; });
+      if (!block)
+        return loop.emitOpError() << "has no block of rows";
+      auto rows = tile(block, {1, 0});
+      if (failed(rows))
+        return failure();
+      if (loop == rowsLoop && failed(loopUnrollFull(rows->first)))
+        return loop.emitOpError() << "could not unroll a block's rows";
+    }
+  }
+  return success();
+}
+
 /// An op that computes its statistics over its leading dims: decomposed
 /// whole; each reduction (its reduced dims collapsed into one) split into
 /// chunks of rows on scf.forall with upstream's partial reductions
@@ -990,6 +1117,8 @@ static void accumulateContiguously(RewriterBase &rewriter, scf::ForallOp chunks,
 static LogicalResult splitComputedStatistics(RewriterBase &rewriter,
                                              NormalizeOp op, int64_t lanes) {
   int64_t vectorSize = 4 * lanes;
+  // Rows per unrolled step of a chunk (jamChunkRows).
+  constexpr int64_t kRowsPerStep = 4;
   int64_t numReduced = op.getAxes().size();
   Location loc = op.getLoc();
   Value input = op.getInput();
@@ -1053,6 +1182,7 @@ static LogicalResult splitComputedStatistics(RewriterBase &rewriter,
     auto chunks = cast<scf::ForallOp>(split->loops.front().getOperation());
     accumulateContiguously(rewriter, chunks, split->tiledOps);
     if (failed(compensateSums(chunks)) ||
+        failed(jamChunkRows(rewriter, chunks, kRowsPerStep, vectorSize)) ||
         failed(vectorizeTile(rewriter, chunks, vectorSize, vectorSize)))
       return failure();
 

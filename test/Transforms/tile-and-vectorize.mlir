@@ -40,7 +40,7 @@ func.func @bn_nc_inference(%x: tensor<4096x1024xf32>, %g: tensor<1024xf32>, %b: 
 // scf.forall (upstream's partial reductions into a [channels, chunks]
 // tensor): Σx and max|x| in one pass, then the centered sums; a chunk's
 // accumulators (the sums compensated) are vector<64xf32> iteration
-// arguments of its row loop; the merge over the chunks runs after the loop,
+// arguments of its row loop, which takes four rows per step; the merge over the chunks runs after the loop,
 // tiled over the channels; the normalize step is tiled into row blocks.
 // CHECK-LABEL: func.func @bn_training
 // CHECK-NOT: scf.forall
@@ -49,8 +49,8 @@ func.func @bn_nc_inference(%x: tensor<4096x1024xf32>, %g: tensor<1024xf32>, %b: 
 // STATS: %[[SUMS:.+]] = linalg.fill {{.*}} -> tensor<64x?xf32>
 // STATS: %[[MAXIMA:.+]] = linalg.fill {{.*}} -> tensor<64x?xf32>
 // STATS: scf.forall (%{{.+}}) = (0) to (256) step (%{{.+}}) shared_outs(%{{.+}} = %[[SUMS]], %{{.+}} = %[[MAXIMA]]) -> (tensor<64x?xf32>, tensor<64x?xf32>)
-// STATS:   scf.for {{.*}} iter_args({{.*}}) -> (vector<64xf32>, vector<64xf32>, vector<64xf32>)
-// STATS:     vector.transfer_read {{.*}} : tensor<256x64xf32>, vector<64xf32>
+// STATS:   scf.for {{.*}} step %c4{{[_0-9]*}} iter_args({{.*}}) -> (vector<64xf32>, vector<64xf32>, vector<64xf32>)
+// STATS-COUNT-4: vector.transfer_read {{.*}} : tensor<256x64xf32>, vector<64xf32>
 // STATS:     arith.maximumf {{.*}} : vector<64xf32>
 // STATS:     arith.addf {{.*}} : vector<64xf32>
 // STATS:   scf.forall.in_parallel
@@ -95,7 +95,33 @@ func.func @bn_training(%x: tensor<256x64xf32>, %g: tensor<64xf32>, %b: tensor<64
 // STATS:   bufferization.alloc_tensor(%{{.+}}) : tensor<?xf32>
 // STATS-NOT: tensor.extract_slice
 // STATS-NOT: tensor.insert_slice
-// STATS:   vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}}, %{{.+}} {in_bounds = [true]} : tensor<?x?xf32>, vector<64xf32>
+// Blocks of four rows (unroll-and-jam): a column's partials are read once,
+// the block's four rows of x join them in registers, and they are written
+// once.
+// STATS:   scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c4{{[_0-9]*}} iter_args
+// STATS:     scf.for %[[COL:[^ ]+]] = %{{.+}} to %{{.+}} step %c64{{[_0-9]*}} iter_args(%[[P0:[^ ]+]] = %{{[^,]+}}, %[[P1:[^ ]+]] = %{{[^,]+}}, %[[P2:[^ ]+]] = %{{[^)]+}})
+// STATS:       vector.transfer_read %arg0[%{{.+}}, %[[COL]]], %{{.+}}, %{{.+}} {in_bounds = [true]} : tensor<?x?xf32>, vector<64xf32>
+// STATS-NEXT:  vector.transfer_read %[[P0]][%[[COL]]]
+// STATS-NEXT:  vector.transfer_read %[[P1]][%[[COL]]]
+// STATS-NEXT:  vector.transfer_read %[[P2]][%[[COL]]]
+// STATS-NOT:   vector.transfer_write
+// STATS:       vector.transfer_read %arg0[%{{.+}}, %[[COL]]]
+// STATS-NOT:   vector.transfer_write
+// STATS:       vector.transfer_read %arg0[%{{.+}}, %[[COL]]]
+// STATS-NOT:   vector.transfer_write
+// STATS:       vector.transfer_read %arg0[%{{.+}}, %[[COL]]]
+// STATS-NOT:   vector.transfer_read
+// STATS:       vector.transfer_write %{{.+}}, %[[P0]][%[[COL]]]
+// STATS-NEXT:  vector.transfer_write %{{.+}}, %[[P1]][%[[COL]]]
+// STATS-NEXT:  vector.transfer_write %{{.+}}, %[[P2]][%[[COL]]]
+// STATS-NEXT:  scf.yield
+// The chunk's last rows (fewer than four): a row per step, a column's
+// partials in registers across them.
+// STATS:   scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c4{{[_0-9]*}} iter_args
+// STATS:     scf.for %[[COL2:[^ ]+]] = %{{.+}} to %{{.+}} step %c64{{[_0-9]*}} iter_args
+// STATS-COUNT-3: vector.transfer_read %{{.+}}[%[[COL2]]]
+// STATS:       scf.for %{{.+}} step %c1{{[_0-9]*}} iter_args({{.*}}) -> (vector<64xf32>, vector<64xf32>, vector<64xf32>)
+// STATS:         vector.transfer_read %arg0[%{{.+}}, %[[COL2]]]
 // STATS-NOT: tensor.extract_slice
 // STATS-NOT: tensor.insert_slice
 // STATS:   scf.for %{{.+}} iter_args(%{{.+}} = %[[MAXCOL]]) -> (tensor<?xf32>)
