@@ -836,15 +836,19 @@ static LogicalResult vectorizeTile(RewriterBase &rewriter, scf::ForallOp forall,
       if (loop.getInitArgs().empty() ||
           !isa<RankedTensorType>(loop.getInitArgs().front().getType()))
         return;
-      bool hasLinalg = false, elementwise = true, innermost = true;
+      // Fills and copies (a chunk's partials, in L1) stay masked: peeling
+      // them would only add code.
+      bool hasLinalg = false, elementwise = true, innermost = true,
+           moves = true;
       for (Operation &op : *loop.getBody()) {
         innermost &= !isa<LoopLikeOpInterface>(op);
         if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
           hasLinalg = true;
           elementwise &= linalgOp.getNumReductionLoops() == 0;
+          moves &= isa<linalg::FillOp, linalg::CopyOp>(op);
         }
       }
-      if (hasLinalg && elementwise && innermost)
+      if (hasLinalg && elementwise && innermost && !moves)
         elementwiseLoops.push_back(loop);
     });
     for (scf::ForOp loop : elementwiseLoops) {
@@ -1106,6 +1110,67 @@ static LogicalResult jamChunkRows(RewriterBase &rewriter, scf::ForallOp chunks,
   return success();
 }
 
+/// The merges of one split reduction as one linalg.generic: they reduce
+/// tensors of one shape ([channels, chunks]) over the same dims, so one loop
+/// nest computes them all. The merges are consecutive ops, none using
+/// another's results.
+static FailureOr<linalg::GenericOp>
+fuseMerges(RewriterBase &rewriter, ArrayRef<linalg::GenericOp> merges) {
+  linalg::GenericOp first = merges.front(), last = merges.back();
+  SmallVector<utils::IteratorType> iterators = first.getIteratorTypesArray();
+  SmallVector<Value> inputs, inits;
+  SmallVector<AffineMap> inputMaps, initMaps;
+  for (linalg::GenericOp merge : merges) {
+    if (merge.getIteratorTypesArray() != iterators ||
+        !merge.hasPureTensorSemantics() ||
+        merge->getBlock() != last->getBlock())
+      return failure();
+    for (Value result : merge->getResults())
+      for (Operation *user : result.getUsers())
+        if (user->getBlock() == last->getBlock() && user->isBeforeInBlock(last))
+          return failure();
+    for (OpOperand *input : merge.getDpsInputOperands()) {
+      inputs.push_back(input->get());
+      inputMaps.push_back(merge.getMatchingIndexingMap(input));
+    }
+    for (OpOperand &init : merge.getDpsInitsMutable()) {
+      inits.push_back(init.get());
+      initMaps.push_back(merge.getMatchingIndexingMap(&init));
+    }
+  }
+  SmallVector<AffineMap> maps = inputMaps;
+  llvm::append_range(maps, initMaps);
+  rewriter.setInsertionPointAfter(last);
+  auto fused = linalg::GenericOp::create(
+      rewriter, first.getLoc(), ValueRange(inits).getTypes(), inputs, inits,
+      maps, iterators, [&](OpBuilder &b, Location loc, ValueRange args) {
+        IRMapping map;
+        SmallVector<Value> yielded;
+        unsigned inputOffset = 0, initOffset = inputs.size();
+        for (linalg::GenericOp merge : merges) {
+          Block *body = merge.getBody();
+          unsigned numInputs = merge.getNumDpsInputs();
+          for (auto [i, arg] : llvm::enumerate(body->getArguments()))
+            map.map(arg, i < numInputs ? args[inputOffset + i]
+                                       : args[initOffset + (i - numInputs)]);
+          inputOffset += numInputs;
+          initOffset += merge.getNumDpsInits();
+          for (Operation &op : body->without_terminator())
+            b.clone(op, map);
+          for (Value v : body->getTerminator()->getOperands())
+            yielded.push_back(map.lookupOrDefault(v));
+        }
+        linalg::YieldOp::create(b, loc, yielded);
+      });
+  unsigned next = 0;
+  for (linalg::GenericOp merge : merges) {
+    unsigned count = merge->getNumResults();
+    rewriter.replaceOp(merge, fused->getResults().slice(next, count));
+    next += count;
+  }
+  return fused;
+}
+
 /// An op that computes its statistics over its leading dims: decomposed
 /// whole; each reduction (its reduced dims collapsed into one) split into
 /// chunks of rows on scf.forall with upstream's partial reductions
@@ -1187,22 +1252,32 @@ static LogicalResult splitComputedStatistics(RewriterBase &rewriter,
       return failure();
 
     // The merge: a reduction over the chunks, tiled over columns with its
-    // accumulators in registers.
+    // accumulators in registers; the split's merges (one per partial) share
+    // one loop.
+    SmallVector<linalg::GenericOp> merges;
     for (Operation *merge : split->mergeOps) {
       auto named = dyn_cast<linalg::LinalgOp>(merge);
       if (!named)
         return merge->emitOpError() << "is not a linalg merge";
-      linalg::GenericOp generic;
       if (auto g = dyn_cast<linalg::GenericOp>(merge)) {
-        generic = g;
-      } else {
-        rewriter.setInsertionPoint(merge);
-        FailureOr<linalg::GenericOp> generalized =
-            linalg::generalizeNamedOp(rewriter, named);
-        if (failed(generalized))
-          return merge->emitOpError() << "could not be generalized";
-        generic = *generalized;
+        merges.push_back(g);
+        continue;
       }
+      rewriter.setInsertionPoint(merge);
+      FailureOr<linalg::GenericOp> generalized =
+          linalg::generalizeNamedOp(rewriter, named);
+      if (failed(generalized))
+        return merge->emitOpError() << "could not be generalized";
+      merges.push_back(*generalized);
+    }
+    if (merges.size() > 1) {
+      FailureOr<linalg::GenericOp> fused = fuseMerges(rewriter, merges);
+      if (failed(fused))
+        return merges.front()->emitOpError()
+               << "could not share a loop with the other merges";
+      merges = {*fused};
+    }
+    for (linalg::GenericOp generic : merges) {
       // Threads over the parallel (channel) dims, `vectorSize` of the
       // innermost one per tile; the chunks dim whole.
       SmallVector<utils::IteratorType> iterators =
