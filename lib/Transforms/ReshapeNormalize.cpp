@@ -253,18 +253,26 @@ struct ReshapePattern : OpRewritePattern<NormalizeOp> {
 
 bool mlir::norm::reducesInnermostDims(NormalizeOp op) {
   int64_t rank = op.getRank();
-  int64_t first = rank - static_cast<int64_t>(op.getAxes().size());
-  if (!op.hasPureTensorSemantics() || op.isTraining())
+  if (!op.hasPureTensorSemantics() || rank == 0 ||
+      !op.isReductionAxis(rank - 1))
     return false;
-  for (int64_t d = first; d < rank; ++d)
-    if (!op.isReductionAxis(d))
-      return false;
   // GroupNorm: its groups become the last parallel dim when the group dim
-  // is the first reduced one; the rest of the reduced dims must collapse.
+  // is the first reduced one and every reduced dim is trailing; the rest of
+  // the reduced dims must collapse.
   if (std::optional<int64_t> groupDim = op.getGroupDim();
-      groupDim && op.getGroups())
-    return *groupDim == first &&
+      groupDim && op.getGroups()) {
+    int64_t first = rank - static_cast<int64_t>(op.getAxes().size());
+    for (int64_t d = first; d < rank; ++d)
+      if (!op.isReductionAxis(d))
+        return false;
+    return !op.isTraining() && *groupDim == first &&
            (first + 1 == rank || isCollapsible(op, first + 1, rank - 1));
+  }
+  // The trailing run of reduced dims must collapse into one row; reduced
+  // dims before it (BatchNorm's N over NCHW) are loops over the rows.
+  int64_t first = rank - 1;
+  while (first > 0 && op.isReductionAxis(first - 1))
+    --first;
   return isCollapsible(op, first, rank - 1);
 }
 

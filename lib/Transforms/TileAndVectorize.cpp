@@ -1309,17 +1309,21 @@ static LogicalResult splitComputedStatistics(RewriterBase &rewriter,
   return vectorizeTile(rewriter, rowsLoop->first, vectorSize, vectorSize);
 }
 
-/// Splits the 1-D reduction `reduction` into `vectorSize` partial sums
-/// carried by an scf.for (PartialReductionOuterReduction), merged after the
-/// loop; the loop's full steps are peeled from its partial last one.
+/// Splits the innermost dim of `reduction` (its other dims unit) into
+/// `vectorSize` partial sums carried by an scf.for
+/// (PartialReductionOuterReduction), merged after the loop; the loop's full
+/// steps are peeled from its partial last one.
 static LogicalResult splitRowReduction(RewriterBase &rewriter,
                                        linalg::LinalgOp reduction,
                                        int64_t vectorSize) {
+  unsigned innermost = reduction.getNumLoops() - 1;
+  SmallVector<OpFoldResult> sizes(innermost, rewriter.getIndexAttr(0));
+  sizes.push_back(rewriter.getIndexAttr(vectorSize));
   scf::SCFTilingOptions tiling;
-  tiling.setTileSizes({rewriter.getIndexAttr(vectorSize)});
+  tiling.setTileSizes(sizes);
   tiling.setReductionTilingStrategy(
       ReductionTilingStrategy::PartialReductionOuterReduction);
-  tiling.setReductionDims({0});
+  tiling.setReductionDims({innermost});
   rewriter.setInsertionPoint(reduction);
   FailureOr<scf::SCFTilingResult> split = scf::tileUsingSCF(
       rewriter, cast<TilingInterface>(reduction.getOperation()), tiling);
@@ -1368,15 +1372,18 @@ getCombiners(linalg::LinalgOp reduction) {
   return combiners;
 }
 
-/// A slice's 1-D reduction in blocks of `blockSize` elements: each block
-/// reduces into fresh partial sums (splitRowReduction), and the blocks'
-/// totals join in scalars, sums compensated (Kahan), so that the error does
-/// not grow with the row length while the vector loop stays plain.
+/// A slice's reduction in blocks of `blockSize` elements of its innermost
+/// dim (the row; the dims before it, if any, are loops over the rows, each
+/// row in its own blocks): each block reduces into fresh partial sums
+/// (splitRowReduction), and the blocks' totals join in scalars, sums
+/// compensated (Kahan), so that the error does not grow with the slice's
+/// size while the vector loop stays plain.
 static LogicalResult reduceRowInBlocks(RewriterBase &rewriter,
                                        linalg::LinalgOp reduction,
                                        int64_t vectorSize, int64_t blockSize) {
-  int64_t extent = reduction.getStaticLoopRanges()[0];
-  if (!ShapedType::isDynamic(extent) && extent <= blockSize)
+  unsigned numLoops = reduction.getNumLoops();
+  int64_t extent = reduction.getStaticLoopRanges().back();
+  if (numLoops == 1 && !ShapedType::isDynamic(extent) && extent <= blockSize)
     return splitRowReduction(rewriter, reduction, vectorSize);
   FailureOr<SmallVector<Operation *>> combiners = getCombiners(reduction);
   if (failed(combiners))
@@ -1386,8 +1393,12 @@ static LogicalResult reduceRowInBlocks(RewriterBase &rewriter,
   rewriter.setInsertionPoint(reduction);
   SmallVector<Range> domain = cast<TilingInterface>(reduction.getOperation())
                                   .getIterationDomain(rewriter);
-  Value size = getValueOrCreateConstantIndexOp(rewriter, loc, domain[0].size);
+  SmallVector<Value> sizes;
+  for (const Range &range : domain)
+    sizes.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
+  Value size = sizes.back();
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   Value step = arith::ConstantIndexOp::create(rewriter, loc, blockSize);
 
   // Totals start at the reduction's initial values, carries at 0.
@@ -1415,11 +1426,12 @@ static LogicalResult reduceRowInBlocks(RewriterBase &rewriter,
         rewriter, loc, rewriter.getZeroAttr(inits[q].getType())));
 
   auto tiling = cast<TilingInterface>(reduction.getOperation());
-  // One block at `start`: its partial sums, joined into `totals`; null if
-  // the reduction does not tile.
-  auto reduceBlock = [&](OpBuilder &b, Location nestedLoc, Value start,
-                         ValueRange totals,
-                         SmallVector<Value> &next) -> linalg::LinalgOp {
+  SmallVector<linalg::LinalgOp> blocks;
+  // One block of row `rows` at `start`: its partial sums, joined into
+  // `totals`; false if the reduction does not tile.
+  auto reduceBlock = [&](OpBuilder &b, Location nestedLoc, ValueRange rows,
+                         Value start, ValueRange totals,
+                         SmallVector<Value> &next) -> bool {
     AffineExpr d0, d1;
     bindDims(b.getContext(), d0, d1);
     Value length = affine::makeComposedAffineMin(
@@ -1427,13 +1439,18 @@ static LogicalResult reduceRowInBlocks(RewriterBase &rewriter,
         AffineMap::get(2, 1, {b.getAffineSymbolExpr(0), d1 - d0},
                        b.getContext()),
         {start, size, step});
+    SmallVector<OpFoldResult> offsets(rows.begin(), rows.end());
+    offsets.push_back(start);
+    SmallVector<OpFoldResult> lengths(rows.size(), b.getIndexAttr(1));
+    lengths.push_back(length);
     IRRewriter nested(b);
-    FailureOr<TilingResult> tiled = tiling.getTiledImplementation(
-        nested, {OpFoldResult(start)}, {OpFoldResult(length)});
+    FailureOr<TilingResult> tiled =
+        tiling.getTiledImplementation(nested, offsets, lengths);
     next.assign(totals.begin(), totals.end());
     if (failed(tiled) || tiled->tiledOps.size() != 1)
-      return nullptr;
+      return false;
     auto block = cast<linalg::LinalgOp>(tiled->tiledOps.front());
+    blocks.push_back(block);
     // Fresh partial sums per block.
     for (auto [q, init] : llvm::enumerate(block.getDpsInitsMutable())) {
       Value empty = tensor::EmptyOp::create(
@@ -1456,25 +1473,45 @@ static LogicalResult reduceRowInBlocks(RewriterBase &rewriter,
         map.map(operand, operand == accArg ? totals[q] : part);
       next[q] = b.clone(*combiner, map)->getResult(0);
     }
-    return block;
+    return true;
   };
-  // The first block outside the loop: a row of at most one block (the
-  // common case) runs no loop and no loop-carried totals; the later blocks
+  // A row's blocks: the first outside the loop (a row of at most one block,
+  // the common case, runs no loop and no loop-carried totals), the later ones
   // join them in the loop, as the first would have.
-  SmallVector<Value> firstTotals;
-  linalg::LinalgOp first = reduceBlock(rewriter, loc, zero, inits, firstTotals);
-  if (!first)
-    return reduction->emitOpError() << "could not be tiled into blocks";
-  linalg::LinalgOp block;
-  auto loop = scf::ForOp::create(
-      rewriter, loc, step, size, step, firstTotals,
-      [&](OpBuilder &b, Location nestedLoc, Value start, ValueRange totals) {
-        OpBuilder::InsertionGuard guard(b);
-        SmallVector<Value> next;
-        block = reduceBlock(b, nestedLoc, start, totals, next);
-        scf::YieldOp::create(b, nestedLoc, next);
-      });
-  if (!block)
+  bool tiled = true;
+  auto reduceRow = [&](OpBuilder &b, Location nestedLoc, ValueRange rows,
+                       ValueRange totals) -> SmallVector<Value> {
+    SmallVector<Value> firstTotals;
+    tiled &= reduceBlock(b, nestedLoc, rows, zero, totals, firstTotals);
+    auto loop = scf::ForOp::create(
+        b, nestedLoc, step, size, step, firstTotals,
+        [&](OpBuilder &lb, Location l, Value start, ValueRange carried) {
+          SmallVector<Value> next;
+          tiled &= reduceBlock(lb, l, rows, start, carried, next);
+          scf::YieldOp::create(lb, l, next);
+        });
+    return SmallVector<Value>(loop.getResults());
+  };
+  // The rows: one loop per dim before the innermost, totals carried.
+  std::function<SmallVector<Value>(OpBuilder &, Location, SmallVector<Value>,
+                                   ValueRange)>
+      reduceRows = [&](OpBuilder &b, Location nestedLoc,
+                       SmallVector<Value> rows,
+                       ValueRange totals) -> SmallVector<Value> {
+    if (rows.size() + 1 == numLoops)
+      return reduceRow(b, nestedLoc, rows, totals);
+    unsigned d = rows.size();
+    auto loop = scf::ForOp::create(
+        b, nestedLoc, zero, sizes[d], one, totals,
+        [&](OpBuilder &lb, Location l, Value row, ValueRange carried) {
+          SmallVector<Value> inner = rows;
+          inner.push_back(row);
+          scf::YieldOp::create(lb, l, reduceRows(lb, l, inner, carried));
+        });
+    return SmallVector<Value>(loop.getResults());
+  };
+  SmallVector<Value> totals = reduceRows(rewriter, loc, {}, inits);
+  if (!tiled)
     return reduction->emitOpError() << "could not be tiled into blocks";
 
   // The totals (carries dropped) as the reduction's 0-d results.
@@ -1483,13 +1520,13 @@ static LogicalResult reduceRowInBlocks(RewriterBase &rewriter,
     Value empty = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{},
                                           identities[q].getType());
     results.push_back(
-        linalg::FillOp::create(rewriter, loc, loop.getResult(q), empty)
-            .getResult(0));
+        linalg::FillOp::create(rewriter, loc, totals[q], empty).getResult(0));
   }
   rewriter.replaceOp(reduction, results);
-  if (failed(splitRowReduction(rewriter, first, vectorSize)))
-    return failure();
-  return splitRowReduction(rewriter, block, vectorSize);
+  for (linalg::LinalgOp block : blocks)
+    if (failed(splitRowReduction(rewriter, block, vectorSize)))
+      return failure();
+  return success();
 }
 
 /// The 16-bit affine operands of `op` widened to its accumulation type once,
@@ -1547,6 +1584,12 @@ static LogicalResult tileRowStatistics(RewriterBase &rewriter, NormalizeOp op,
   if (failed(tiled))
     return failure();
   auto [forall, tiledOp] = *tiled;
+  // Whether a slice is one run of memory: its reduced dims are the op's
+  // innermost ones.
+  int64_t numReduced = op.getAxes().size();
+  bool contiguousSlices =
+      llvm::all_of(llvm::seq<int64_t>(rank - numReduced, rank),
+                   [&](int64_t d) { return op.isReductionAxis(d); });
   // The slice's statistics stay in registers across the retry's scf.if
   // (ScalarizeStaticIfResults): the scaled pass tries k = 1 first.
   DecomposeOptions decomposition;
@@ -1587,8 +1630,9 @@ static LogicalResult tileRowStatistics(RewriterBase &rewriter, NormalizeOp op,
   for (linalg::LinalgOp reduction : reductions) {
     // A GroupNorm slice, [C/G, H·W], is contiguous: one row. The collapse
     // moves onto the whole input (BubbleCollapseThroughSlice), where the
-    // layout allows it without a copy.
-    if (reduction.getNumLoops() > 1) {
+    // layout allows it without a copy. A BatchNorm slice, [N, H·W], is not:
+    // its rows are reduced one after the other.
+    if (reduction.getNumLoops() > 1 && contiguousSlices) {
       if (reduction.getNumReductionLoops() != reduction.getNumLoops())
         return reduction->emitOpError()
                << "is not a reduction over its slice's dims only";

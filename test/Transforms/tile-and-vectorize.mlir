@@ -256,6 +256,40 @@ func.func @layer_norm_bf16_affine(%x: tensor<?x?xbf16>, %g: tensor<?xbf16>, %b: 
 
 // -----
 
+// NCHW BatchNorm training: H·W collapsed into one row, one channel per
+// scf.forall iteration; the channel's slice is N rows of H·W, reduced by a
+// loop over the rows that carries the compensated totals (f32 sum and
+// carry), each row in vector steps; the running statistics are tiled with
+// the channel. Left alone without row-statistics.
+// CHECK-LABEL: func.func @bn_nchw_training
+// CHECK-NOT: scf.forall
+// CHECK: norm.normalize
+// STATS-LABEL: func.func @bn_nchw_training
+// STATS-NOT: scf.forall
+// STATS: norm.normalize
+// SLICE-LABEL: func.func @bn_nchw_training
+// SLICE: %[[X:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1], [2, 3]] : tensor<2x3x4x100xf32> into tensor<2x3x400xf32>
+// SLICE: scf.forall (%[[C:.+]]) in (3) shared_outs(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<2x3x400xf32>, tensor<3xf32>, tensor<3xf32>)
+// SLICE: scf.for %[[N:[^ ]+]] = %{{.+}} to %c2{{[_0-9]*}} step %c1{{[_0-9]*}} iter_args({{.*}}) -> (f32, f32)
+// SLICE:   scf.for {{.*}} step %c64{{[_0-9]*}} iter_args({{.*}}) -> (vector<64xf32>)
+// SLICE:     vector.transfer_read %[[X]][%[[N]], %[[C]], %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<2x3x400xf32>, vector<64xf32>
+// SLICE:   vector.reduction <add>
+// SLICE: scf.for %{{.+}} -> (f32, f32, f32, f32)
+// SLICE: scf.if
+// SLICE: math.rsqrt
+// SLICE-NOT: norm.normalize
+// SLICE: tensor.expand_shape
+func.func @bn_nchw_training(%x: tensor<2x3x4x100xf32>, %g: tensor<3xf32>, %b: tensor<3xf32>, %rm: tensor<3xf32>, %rv: tensor<3xf32>) -> (tensor<2x3x4x100xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %init = tensor.empty() : tensor<2x3x4x100xf32>
+  %r:3 = norm.normalize standard axes = [0, 2, 3] epsilon = 1.0e-05 momentum = 0.1
+      ins(%x : tensor<2x3x4x100xf32>) scale(%g : tensor<3xf32>) bias(%b : tensor<3xf32>) affine_dims = [1]
+      outs(%init : tensor<2x3x4x100xf32>) running(%rm, %rv : tensor<3xf32>, tensor<3xf32>)
+      -> tensor<2x3x4x100xf32>, tensor<3xf32>, tensor<3xf32>
+  return %r#0, %r#1, %r#2 : tensor<2x3x4x100xf32>, tensor<3xf32>, tensor<3xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @group_norm_channels_last
 // CHECK-NOT: scf.forall
 // CHECK: norm.normalize

@@ -69,9 +69,10 @@ def NormTileAndVectorizePass : Pass<"norm-tile-and-vectorize"> {
       `[N, C]` and NHWC), with `computed-statistics`: each reduction, its
       reduced dims collapsed into one, is split into chunks of rows on
       `scf.forall` with upstream's partial reductions
-      (`PartialReductionOuterParallel`); a chunk streams its rows into
-      Kahan-compensated partial sums held contiguously, and the partials
-      are merged in chunk order after the loop. The chunk size depends on
+      (`PartialReductionOuterParallel`); a chunk streams its rows, four per
+      step, into Kahan-compensated partial sums held contiguously, and the
+      partials are merged in chunk order after the loop (one loop nest for
+      all of a split's merges). The chunk size depends on
       the shape only (at least 256 KiB, at most 256 chunks), so the result
       is bitwise the same for every thread count.
     - Other computed statistics (NHWC InstanceNorm), with
@@ -81,12 +82,13 @@ def NormTileAndVectorizePass : Pass<"norm-tile-and-vectorize"> {
       with its compensated accumulators hoisted into vector iteration
       arguments.
 
-    - Computed statistics over the innermost dims only (LayerNorm, RMSNorm,
-      NCHW InstanceNorm and GroupNorm), with `row-statistics`: GroupNorm's
-      group dim is expanded into [G, C/G] (`expandGroups`), runs of reduced
-      dims are collapsed into one (`collapseReducedDims`: InstanceNorm's
-      H·W), then one slice per `scf.forall` iteration (a GroupNorm slice,
-      [C/G, H·W], is reduced as one contiguous row), decomposed
+    - Computed statistics over the innermost dims (LayerNorm, RMSNorm,
+      NCHW InstanceNorm, GroupNorm and BatchNorm), with `row-statistics`:
+      GroupNorm's group dim is expanded into [G, C/G] (`expandGroups`), runs
+      of reduced dims are collapsed into one (`collapseReducedDims`:
+      InstanceNorm's H·W), then one slice per `scf.forall` iteration (a
+      GroupNorm slice, [C/G, H·W], is reduced as one contiguous row; a
+      BatchNorm slice, [N, H·W], as N rows in a loop), decomposed
       on the tile with the scaled pass tried at k = 1 first (max|x| and the
       pass again under an `scf.if` only for out-of-range rows). Each pass
       over the row runs in blocks of 64 steps of four-vector partial sums
@@ -96,9 +98,9 @@ def NormTileAndVectorizePass : Pass<"norm-tile-and-vectorize"> {
       stay in registers. The normalize step runs in whole vectors, peeled
       from a masked last step (see norm-stream-stores).
 
-    Other ops that reduce their innermost dim (BatchNorm over NCHW, a
-    GroupNorm whose group dim is not the first reduced one, training) and
-    the memref form are left as they are.
+    Other ops that reduce their innermost dim (a GroupNorm whose group dim
+    is not the first reduced one) and the memref form are left as they
+    are.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
@@ -112,8 +114,8 @@ def NormTileAndVectorizePass : Pass<"norm-tile-and-vectorize"> {
            "serial loops only on several threads)">,
     Option<"rowStatistics", "row-statistics", "bool", /*default=*/"false",
            "Also take the ops that compute their statistics over their "
-           "innermost dims only (LayerNorm, RMSNorm, NCHW InstanceNorm and "
-           "GroupNorm): one slice per thread tile">,
+           "innermost dims (LayerNorm, RMSNorm, NCHW InstanceNorm, GroupNorm "
+           "and BatchNorm): one slice per thread tile">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -45,11 +45,13 @@ FailureOr<scf::SCFTilingResult> tileToVectorRow(RewriterBase &rewriter,
 /// (statistics) dim, without groups: what tileAndVectorizeNormalize takes.
 bool hasInnermostParallelDim(NormalizeOp op);
 
-/// Whether `op` (tensor form, not training) reduces over its innermost dims
-/// only, and collapseReducedDims makes them one (LayerNorm, RMSNorm,
-/// InstanceNorm over NCHW) or, for GroupNorm whose group dim is the first
-/// of them, expandGroups and collapseReducedDims make its slices rows of
-/// C/G · H·W: what the row strategy of tileAndVectorizeNormalize takes.
+/// Whether `op` (tensor form) reduces its innermost dim, and
+/// collapseReducedDims makes the trailing run of reduced dims one row
+/// (LayerNorm, RMSNorm, InstanceNorm and BatchNorm over NCHW, whose N is then
+/// a loop over a slice's rows) or, for GroupNorm (not training) whose group
+/// dim is the first of its reduced dims, all trailing, expandGroups and
+/// collapseReducedDims make its slices rows of C/G · H·W: what the row
+/// strategy of tileAndVectorizeNormalize takes.
 bool reducesInnermostDims(NormalizeOp op);
 
 /// `op` rewritten on reshaped operands, and the values that replace its

@@ -11,7 +11,9 @@
 // whose reduced dims are collapsed into one row first (H·W = 1, a masked
 // tail, 90000 elements in 22 blocks and a tail, empty); and NCHW GroupNorm,
 // its groups a parallel dim, each group's [C/G, H·W] one row (C/G = 1,
-// odd H·W, saved mean and rstd, bf16).
+// odd H·W, saved mean and rstd, bf16); and NCHW BatchNorm training, each
+// channel's slice N rows of H·W reduced one after the other (saved and
+// running statistics, f32 dynamic, bf16).
 // RUN: norm-runner %s --entry bn_nc_inference_f32_dynamic --check --shape 1000x200 --shape 7x1030 --shape 3x1 --shape 0x5 | FileCheck %s
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry bn_nc_inference_f32_dynamic --openmp --check --shape 1000x200 --shape 7x1030 | FileCheck %s
 // RUN: norm-runner %s --entry bn_nhwc_inference_f32_dynamic --check --shape 3x7x5x40 --shape 2x1x1x300 --shape 1x3x3x1 | FileCheck %s
@@ -33,6 +35,11 @@
 // RUN: norm-runner %s --entry gn_nchw_f32_dynamic --vector-kernels=0 --check --shape 2x8x5x7 --shape 1x4x1x1 --shape 3x12x33x33 --shape 0x4x2x2 | FileCheck %s
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry gn_nchw_f32_dynamic --vector-kernels=0 --openmp --check --shape 2x8x9x9 | FileCheck %s
 // RUN: norm-runner %s --entry gn_nchw_bf16_static --vector-kernels=0 --check | FileCheck %s
+// NCHW BatchNorm training: a channel's slice is N rows of H·W (N = 1, one
+// element, a masked tail, two blocks of a row, empty), running statistics.
+// RUN: norm-runner %s --entry bn_nchw_training_f32_dynamic --vector-kernels=0 --check --shape 2x3x5x7 --shape 1x1x1x1 --shape 5x4x1x4099 --shape 1x2x9x9 --shape 0x3x4x4 | FileCheck %s
+// RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry bn_nchw_training_f32_dynamic --vector-kernels=0 --openmp --check --shape 3x5x9x11 | FileCheck %s
+// RUN: norm-runner %s --entry bn_nchw_training_bf16_static --vector-kernels=0 --check | FileCheck %s
 // Outputs of 16 MiB and more: streaming stores where a row starts 64-byte
 // aligned (every fourth 1100-element row; every 400x400 plane, 256x256
 // group row, 256-channel NHWC row), ordinary ones elsewhere; the row
@@ -86,6 +93,13 @@
 // ROWS: scf.forall (%[[GN:.+]], %[[GG:.+]]) in (%{{.+}}, 4)
 // ROWS: vector.transfer_read %[[GX]][%[[GN]], %[[GG]], %{{.+}}], {{.*}} : tensor<?x4x?xf32>, vector<64xf32>
 // ROWS-NOT: norm.normalize
+// ROWS-LABEL: func.func @bn_nchw_training_f32_dynamic
+// ROWS: %[[BX:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1], [2, 3]] : tensor<?x?x?x?xf32> into tensor<?x?x?xf32>
+// ROWS: scf.forall (%[[BC:.+]]) in
+// ROWS: scf.for %[[BN:[^ ]+]] = {{.*}} -> (f32, f32)
+// ROWS: vector.transfer_read %[[BX]][%[[BN]], %[[BC]], %{{.+}}], {{.*}} : tensor<?x?x?xf32>, vector<64xf32>
+// ROWS-NOT: norm.normalize
+// ROWS: tensor.expand_shape
 // RUN: norm-opt %s -norm-lower-to-cpu-pipeline="vector-kernels=0 vector-bits=512" | FileCheck %s --check-prefix=ROWSLLVM
 // ROWSLLVM-NOT: memrefCopy
 // ROWSLLVM-LABEL: llvm.func @ln_f32_dynamic(
@@ -103,6 +117,8 @@
 // ROWSLLVM: llvm.store {{.*}} {alignment = 64 : i64, nontemporal} : vector<64xf32>, !llvm.ptr
 // ROWSLLVM-LABEL: llvm.func @gn_nchw_bf16_static(
 // ROWSLLVM-NOT: nontemporal
+// ROWSLLVM-LABEL: llvm.func @bn_nchw_training_f32_dynamic(
+// ROWSLLVM-NOT: memrefCopy
 // RUN: norm-opt %s -norm-lower-to-cpu-pipeline=openmp=1 | FileCheck %s --check-prefix=LLVM
 // LLVM-NOT: memrefCopy
 // LLVM-LABEL: llvm.func @bn_nc_inference_f32_dynamic(
@@ -286,4 +302,35 @@ func.func @gn_nchw_bf16_static(%x: tensor<2x16x9x9xbf16>, %g: tensor<16xbf16>, %
       outs(%init : tensor<2x16x9x9xbf16>) saved(%sm, %sr : tensor<2x4xf32>, tensor<2x4xf32>)
       -> tensor<2x16x9x9xbf16>, tensor<2x4xf32>, tensor<2x4xf32>
   return %y#0, %y#1, %y#2 : tensor<2x16x9x9xbf16>, tensor<2x4xf32>, tensor<2x4xf32>
+}
+
+func.func @bn_nchw_training_f32_dynamic(%x: tensor<?x?x?x?xf32>, %g: tensor<?xf32>, %b: tensor<?xf32>, %rm: tensor<?xf32>, %rv: tensor<?xf32>) -> (tensor<?x?x?x?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x?x?x?xf32>
+  %d1 = tensor.dim %x, %c1 : tensor<?x?x?x?xf32>
+  %d2 = tensor.dim %x, %c2 : tensor<?x?x?x?xf32>
+  %d3 = tensor.dim %x, %c3 : tensor<?x?x?x?xf32>
+  %init = tensor.empty(%d0, %d1, %d2, %d3) : tensor<?x?x?x?xf32>
+  %sm = tensor.empty(%d1) : tensor<?xf32>
+  %sv = tensor.empty(%d1) : tensor<?xf32>
+  %r:5 = norm.normalize standard axes = [0, 2, 3] epsilon = 1.0e-05 momentum = 0.1 unbiased saved_variance
+      ins(%x : tensor<?x?x?x?xf32>) scale(%g : tensor<?xf32>) bias(%b : tensor<?xf32>) affine_dims = [1]
+      outs(%init : tensor<?x?x?x?xf32>) saved(%sm, %sv : tensor<?xf32>, tensor<?xf32>) running(%rm, %rv : tensor<?xf32>, tensor<?xf32>)
+      -> tensor<?x?x?x?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>
+  return %r#0, %r#1, %r#2, %r#3, %r#4 : tensor<?x?x?x?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>
+}
+
+func.func @bn_nchw_training_bf16_static(%x: tensor<3x6x5x70xbf16>, %g: tensor<6xbf16>, %b: tensor<6xbf16>, %rm: tensor<6xf32>, %rv: tensor<6xf32>) -> (tensor<3x6x5x70xbf16>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>) {
+  %init = tensor.empty() : tensor<3x6x5x70xbf16>
+  %sm = tensor.empty() : tensor<6xf32>
+  %sv = tensor.empty() : tensor<6xf32>
+  %r:5 = norm.normalize standard axes = [0, 2, 3] epsilon = 1.0e-05 momentum = 0.1 unbiased saved_variance
+      ins(%x : tensor<3x6x5x70xbf16>) scale(%g : tensor<6xbf16>) bias(%b : tensor<6xbf16>) affine_dims = [1]
+      outs(%init : tensor<3x6x5x70xbf16>) saved(%sm, %sv : tensor<6xf32>, tensor<6xf32>)
+      running(%rm, %rv : tensor<6xf32>, tensor<6xf32>)
+      -> tensor<3x6x5x70xbf16>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>
+  return %r#0, %r#1, %r#2, %r#3, %r#4 : tensor<3x6x5x70xbf16>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>
 }
