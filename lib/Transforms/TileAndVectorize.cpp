@@ -1077,15 +1077,11 @@ static LogicalResult jamChunkRows(RewriterBase &rewriter, scf::ForallOp chunks,
     if (auto outer = rowsLoop->getParentOfType<scf::ForOp>();
         outer && outer->getParentOp() == chunks)
       rowsLoop = outer;
+    // Whole blocks, then the last rows (fewer than a block). Peeling fails
+    // where the rows divide into whole blocks statically, or are fewer than
+    // one block.
     scf::ForOp lastRows;
-    if (failed(
-            scf::peelForLoopAndSimplifyBounds(rewriter, rowsLoop, lastRows)) ||
-        !lastRows) {
-      // Too few rows for a whole block: the rows one at a time.
-      if (failed(tile(blocks->second, {1, 0})))
-        return failure();
-      continue;
-    }
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, rowsLoop, lastRows);
     {
       // The main loop's blocks are static: rowsPerStep rows.
       RewritePatternSet patterns(chunks.getContext());
@@ -1093,17 +1089,21 @@ static LogicalResult jamChunkRows(RewriterBase &rewriter, scf::ForallOp chunks,
       if (failed(applyNested(rowsLoop, std::move(patterns))))
         return rowsLoop.emitOpError() << "could not simplify its row blocks";
     }
-    // In each column, a block's rows unrolled; the last rows (fewer than a
-    // block) one at a time. (A single column's loop may have folded away.)
-    for (scf::ForOp loop : {rowsLoop, lastRows}) {
+    // In each column, a whole block's rows unrolled, other rows one at a
+    // time. (A single column's loop may have folded away.)
+    SmallVector<scf::ForOp> loops = {rowsLoop};
+    if (lastRows)
+      loops.push_back(lastRows);
+    for (scf::ForOp loop : loops) {
       linalg::LinalgOp block;
       loop.getBody()->walk([&](linalg::LinalgOp op) { block = op; });
       if (!block)
         return loop.emitOpError() << "has no block of rows";
+      bool whole = block.getStaticLoopRanges().front() == rowsPerStep;
       auto rows = tile(block, {1, 0});
       if (failed(rows))
         return failure();
-      if (loop == rowsLoop && failed(loopUnrollFull(rows->first)))
+      if (whole && failed(loopUnrollFull(rows->first)))
         return loop.emitOpError() << "could not unroll a block's rows";
     }
   }
