@@ -1579,17 +1579,17 @@ static LogicalResult tileRowStatistics(RewriterBase &rewriter, NormalizeOp op,
   SmallVector<OpFoldResult> sizes;
   for (int64_t d = 0; d < rank; ++d)
     sizes.push_back(rewriter.getIndexAttr(op.isReductionAxis(d) ? 0 : 1));
+  // Whether a slice is one run of memory: its reduced dims are the op's
+  // innermost ones (asked before the tiling replaces `op`).
+  int64_t numReduced = op.getAxes().size();
+  bool contiguousSlices =
+      llvm::all_of(llvm::seq<int64_t>(rank - numReduced, rank),
+                   [&](int64_t d) { return op.isReductionAxis(d); });
   FailureOr<std::pair<scf::ForallOp, Operation *>> tiled =
       tileOnThreads(rewriter, cast<TilingInterface>(op.getOperation()), sizes);
   if (failed(tiled))
     return failure();
   auto [forall, tiledOp] = *tiled;
-  // Whether a slice is one run of memory: its reduced dims are the op's
-  // innermost ones.
-  int64_t numReduced = op.getAxes().size();
-  bool contiguousSlices =
-      llvm::all_of(llvm::seq<int64_t>(rank - numReduced, rank),
-                   [&](int64_t d) { return op.isReductionAxis(d); });
   // The slice's statistics stay in registers across the retry's scf.if
   // (ScalarizeStaticIfResults): the scaled pass tries k = 1 first.
   DecomposeOptions decomposition;
