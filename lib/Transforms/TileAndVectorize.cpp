@@ -337,8 +337,10 @@ struct MergeMaskedWrite : OpRewritePattern<vector::TransferWriteOp> {
 
 /// transfer_write(%v, transfer_write(%w, %t[i], %mask)[i], %mask) ->
 /// transfer_write(%v, %t[i], %mask): the second write covers every lane the
-/// first one wrote (upstream's fold takes unmasked writes only). The rows
-/// of an unrolled block write a column's partial sums once.
+/// first one wrote. Upstream's fold (checkSameValueWAW) wants the same mask
+/// value; each unrolled row vectorizes with a create_mask of its own, equal
+/// ones (isSameMask). The rows of an unrolled block write a column's partial
+/// sums once.
 struct FoldMaskedWriteAfterWrite : OpRewritePattern<vector::TransferWriteOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(vector::TransferWriteOp write,
@@ -1054,7 +1056,7 @@ static LogicalResult jamChunkRows(RewriterBase &rewriter, scf::ForallOp chunks,
               SmallVector<utils::IteratorType>{utils::IteratorType::reduction,
                                                utils::IteratorType::parallel})
         reductions.push_back(linalgOp);
-  // `op` tiled by `sizes` (scf.for): its innermost loop and tiled op.
+  // `op` tiled by `sizes` (scf.for): its outermost loop and tiled op.
   auto tile = [&](linalg::LinalgOp op, ArrayRef<int64_t> sizes)
       -> FailureOr<std::pair<scf::ForOp, linalg::LinalgOp>> {
     scf::SCFTilingOptions options;
@@ -1065,18 +1067,14 @@ static LogicalResult jamChunkRows(RewriterBase &rewriter, scf::ForallOp chunks,
     if (failed(tiled) || tiled->loops.empty() || tiled->tiledOps.size() != 1)
       return op->emitOpError() << "could not be tiled by " << sizes;
     rewriter.replaceOp(op, tiled->replacements);
-    return std::make_pair(cast<scf::ForOp>(tiled->loops.back().getOperation()),
+    return std::make_pair(cast<scf::ForOp>(tiled->loops.front().getOperation()),
                           cast<linalg::LinalgOp>(tiled->tiledOps.front()));
   };
   for (linalg::LinalgOp reduction : reductions) {
     auto blocks = tile(reduction, {rowsPerStep, vectorSize});
     if (failed(blocks))
       return failure();
-    // The rows loop holds the columns loop, unless one column folded it.
     scf::ForOp rowsLoop = blocks->first;
-    if (auto outer = rowsLoop->getParentOfType<scf::ForOp>();
-        outer && outer->getParentOp() == chunks)
-      rowsLoop = outer;
     // Whole blocks, then the last rows (fewer than a block). Peeling fails
     // where the rows divide into whole blocks statically, or are fewer than
     // one block.
@@ -1493,24 +1491,17 @@ static LogicalResult reduceRowInBlocks(RewriterBase &rewriter,
     return SmallVector<Value>(loop.getResults());
   };
   // The rows: one loop per dim before the innermost, totals carried.
-  std::function<SmallVector<Value>(OpBuilder &, Location, SmallVector<Value>,
-                                   ValueRange)>
-      reduceRows = [&](OpBuilder &b, Location nestedLoc,
-                       SmallVector<Value> rows,
-                       ValueRange totals) -> SmallVector<Value> {
-    if (rows.size() + 1 == numLoops)
-      return reduceRow(b, nestedLoc, rows, totals);
-    unsigned d = rows.size();
-    auto loop = scf::ForOp::create(
-        b, nestedLoc, zero, sizes[d], one, totals,
-        [&](OpBuilder &lb, Location l, Value row, ValueRange carried) {
-          SmallVector<Value> inner = rows;
-          inner.push_back(row);
-          scf::YieldOp::create(lb, l, reduceRows(lb, l, inner, carried));
-        });
-    return SmallVector<Value>(loop.getResults());
-  };
-  SmallVector<Value> totals = reduceRows(rewriter, loc, {}, inits);
+  // The rows: one loop per dim before the innermost (none for a 1-D
+  // reduction), totals carried.
+  ValueRange rowCounts = ValueRange(sizes).drop_back();
+  SmallVector<Value> zeros(rowCounts.size(), zero), ones(rowCounts.size(), one);
+  SmallVector<Value> totals =
+      scf::buildLoopNest(rewriter, loc, zeros, rowCounts, ones, inits,
+                         [&](OpBuilder &b, Location nestedLoc, ValueRange rows,
+                             ValueRange carried) -> scf::ValueVector {
+                           return reduceRow(b, nestedLoc, rows, carried);
+                         })
+          .results;
   if (!tiled)
     return reduction->emitOpError() << "could not be tiled into blocks";
 
