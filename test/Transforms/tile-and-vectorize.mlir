@@ -210,7 +210,7 @@ func.func @layer_norm(%x: tensor<8x768xf32>, %init: tensor<8x768xf32>) -> tensor
 
 // -----
 
-// A dynamic row: blocks of 4096 elements (64 steps) whose totals join in
+// A dynamic row: blocks of 1024 elements (16 steps) whose totals join in
 // compensated scalars, each block's partial last step masked and merged
 // into the partial sums with a select. The first block runs before the loop
 // over the others, so a row of one block runs no block loop.
@@ -218,7 +218,7 @@ func.func @layer_norm(%x: tensor<8x768xf32>, %init: tensor<8x768xf32>) -> tensor
 // SLICE: scf.forall
 // SLICE: %[[FIRST:.+]] = scf.for {{.*}} -> (vector<64xf32>)
 // SLICE: vector.reduction <add>, %{{.+}} : vector<64xf32> into f32
-// SLICE: scf.for %{{.+}} = %c4096 to %{{.+}} step %c4096 iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (f32, f32)
+// SLICE: scf.for %{{.+}} = %c1024 to %{{.+}} step %c1024 iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (f32, f32)
 // SLICE: scf.for {{.*}} -> (vector<64xf32>)
 // SLICE: vector.create_mask
 // SLICE: vector.transfer_read {{.*}}, %{{.+}} {in_bounds = [true]} : tensor<?x?xbf16>, vector<64xbf16>

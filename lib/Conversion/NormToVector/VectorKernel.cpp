@@ -555,8 +555,10 @@ SmallVector<Value> VectorKernelEmitter::reduceSlice(OpBuilder &b,
                                                     const ReductionPass &pass) {
   int64_t unroll = options.accumulators;
   int64_t chunk = unroll * vectorLength;
-  // A block: 64 chunks (2048 f32 elements with 8 lanes and 4 accumulators).
-  int64_t block = 64 * chunk;
+  // A block: 16 chunks, so a lane adds 16 terms before they join the
+  // compensated totals (a lane that holds a dominant term rounds the others
+  // away; 64 terms biased the variance of a slice with one huge element).
+  int64_t block = 16 * chunk;
   unsigned numQuantities = pass.zeros.size();
   // bf16 chunks load two vectors at a time (sums do not mind the order).
   bool pairs = loadsPairs(x) && unroll % 2 == 0;

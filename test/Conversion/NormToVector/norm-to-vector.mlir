@@ -17,8 +17,12 @@
 // CHECK: scf.parallel (%[[G:.+]]) = (%c0) to (%[[GROUPS]]) step (%c1)
 // CHECK: %[[FIRST:.+]] = arith.muli %[[G]], %c2 : index
 // CHECK: %[[SIZE:.+]] = arith.minui %{{.+}}, %c2 : index
+// A row's sum runs in blocks of 16 chunks (512 elements: 16 terms per
+// lane) whose lane sums join compensated totals.
 // CHECK: scf.for %[[R1:.+]] = %c0 to %[[SIZE]] step %c1 iter_args({{.*}}) -> (vector<8xf32>)
-// CHECK: scf.for %{{.+}} = %c0 to %c768 step %c32 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK: scf.for %[[B1:.+]] = %c0 to %c768 step %c512 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>)
+// CHECK: %[[B1END:.+]] = arith.minui %{{.+}}, %c768 : index
+// CHECK: scf.for %{{.+}} = %[[B1]] to %[[B1END]] step %c32 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK-COUNT-4: vector.load %arg0[%{{.+}}, %{{.+}}] : memref<?x768xf32>, vector<8xf32>
 // CHECK: vector.reduction <add>
 // CHECK: vector.insert %{{.+}}, %{{.+}} [%[[R1]]] : f32 into vector<8xf32>
@@ -29,7 +33,9 @@
 // CHECK: vector.extract %{{.+}}[%[[R2]]] : f32 from vector<8xf32>
 // CHECK: scf.while (%{{.+}} = %cst{{.*}}, %{{.+}} = %true) : (f32, i1) -> (f32, f32, f32)
 // CHECK: arith.addi %{{.+}}, %c1536 : index
-// CHECK: scf.for %{{.+}} = %c0 to %c768 step %c32 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK: scf.for %[[B2:.+]] = %c0 to %c768 step %c512 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK: %[[B2END:.+]] = arith.minui %{{.+}}, %c768 : index
+// CHECK: scf.for %{{.+}} = %[[B2]] to %[[B2END]] step %c32 iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK-COUNT-2: memref.prefetch %{{.+}}[%{{.+}}], read, locality<2>, data : memref<?xf32>
 // CHECK: %[[INRANGE:.+]] = arith.cmpf oge, %{{.+}}, %cst{{.*}} : f32
 // CHECK: scf.condition
@@ -57,7 +63,9 @@
 // CHECK: return
 
 // W512-LABEL: func.func @layer_norm
-// W512: scf.for %{{.+}} = %c0 to %c768 step %c32 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>)
+// W512: scf.for %[[B:.+]] = %c0 to %c768 step %c512 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>)
+// W512: %[[BEND:.+]] = arith.minui %{{.+}}, %c768 : index
+// W512: scf.for %{{.+}} = %[[B]] to %[[BEND]] step %c32 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>)
 func.func @layer_norm(%x: memref<?x768xf32>, %g: memref<768xf32>, %b: memref<768xf32>, %y: memref<?x768xf32>) {
   norm.normalize standard axes = [1] epsilon = 1.0e-05
       ins(%x : memref<?x768xf32>) scale(%g : memref<768xf32>) bias(%b : memref<768xf32>) affine_dims = [1]
@@ -106,7 +114,7 @@ func.func @layer_norm(%x: memref<?x768xf32>, %g: memref<768xf32>, %b: memref<768
 // CHECK: vector.load %arg0[%{{.+}}, %{{.+}}] : memref<?x?xf16>, vector<1xf16>
 // CHECK: vector.insert %{{.+}}, %{{.+}} [%{{.+}}] : i16 into vector<8xi16>
 // CHECK: } {loop_annotation = #{{.+}}}
-// CHECK: scf.for %[[BLOCK:.+]] = %c0 to %[[CHUNKEND]] step %c2048 iter_args(%{{.+}} = %[[PARTIAL]], %{{.+}} = %{{.+}})
+// CHECK: scf.for %[[BLOCK:.+]] = %c0 to %[[CHUNKEND]] step %c512 iter_args(%{{.+}} = %[[PARTIAL]], %{{.+}} = %{{.+}})
 // CHECK: arith.minui
 // CHECK: scf.for %{{.+}} = %[[BLOCK]] to %{{.+}} step %c32
 // CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[BLOCK]], %c0 : index
