@@ -474,8 +474,8 @@ translateAndOptimize(ModuleOp module, llvm::LLVMContext &llvmContext,
     prepare(*llvmModule);
   llvmModule->setDataLayout(machine.createDataLayout());
   llvmModule->setTargetTriple(machine.getTargetTriple());
-  if (llvm::Error error =
-          makeOptimizingTransformer(2, 0, &machine)(llvmModule.get()))
+  if (llvm::Error error = makeOptimizingTransformer(kLLVMOptLevel, 0,
+                                                    &machine)(llvmModule.get()))
     return module.emitError("norm-compile: ")
            << llvm::toString(std::move(error));
   return llvmModule;

@@ -8,6 +8,7 @@
 
 #include "norm/Analysis/CallContractAnalysis.h"
 #include "norm/Analysis/EntryAnalysis.h"
+#include "norm/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -131,7 +132,7 @@ Kernel::compile(ModuleOp module, llvm::StringRef entry,
   if (!tm)
     return tm.takeError();
 
-  auto transformer = makeOptimizingTransformer(3, 0, tm->get());
+  auto transformer = makeOptimizingTransformer(kLLVMOptLevel, 0, tm->get());
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
