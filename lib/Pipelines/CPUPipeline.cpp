@@ -32,9 +32,10 @@ void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
   int64_t vectorBits =
       options.vectorBits > 0 ? options.vectorBits : getHostVectorBits();
   // The ops whose innermost dim is not reduced: tiled over threads and
-  // vectorized. Those that compute statistics only with OpenMP: on one
-  // thread the serial loops below are faster (they stream rows with the
-  // accumulators in memory), on several they share out columns and collapse.
+  // vectorized. Those that compute statistics only with OpenMP: the split
+  // is faster on one thread too (5.40 vs 4.2 GB/s, [N, C] 65536x1024), but
+  // compiles in 270-290 ms against the serial loops' 100; on several
+  // threads the serial loops would share out columns and collapse.
   if (options.tiledLinalg) {
     NormTileAndVectorizePassOptions tiling;
     tiling.vectorBits = vectorBits;
