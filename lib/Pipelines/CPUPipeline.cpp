@@ -32,10 +32,11 @@ void mlir::norm::buildLowerToCPUPipeline(OpPassManager &pm,
   int64_t vectorBits =
       options.vectorBits > 0 ? options.vectorBits : getHostVectorBits();
   // The ops whose innermost dim is not reduced: tiled over threads and
-  // vectorized. Those that compute statistics only with OpenMP: the split
-  // is faster on one thread too (5.40 vs 4.2 GB/s, [N, C] 65536x1024), but
-  // compiles in 270-290 ms against the serial loops' 100; on several
-  // threads the serial loops would share out columns and collapse.
+  // vectorized. Those that compute statistics only with OpenMP (their
+  // reductions split over the threads); without, they take the serial
+  // loops below, which compile in about 100 ms against the split's 270-290,
+  // though the split is faster on one thread too (5.40 vs 4.2 GB/s, [N, C]
+  // 65536x1024).
   if (options.tiledLinalg) {
     NormTileAndVectorizePassOptions tiling;
     tiling.vectorBits = vectorBits;

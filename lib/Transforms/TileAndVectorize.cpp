@@ -1557,17 +1557,11 @@ static void widenAffineOperands(RewriterBase &rewriter, NormalizeOp op) {
 /// An op that computes its statistics over its innermost dim: tiled over
 /// threads one slice (row) at a time, decomposed on the tile (the row stays
 /// in L1/L2 between its passes), each reduction in blocks of
-/// `kRowBlockVectors` steps of `4 · lanes` partial sums (four vector
+/// `kLaneTermsPerBlock` steps of `4 · lanes` partial sums (four vector
 /// accumulators), one horizontal reduction per block, the blocks' totals
 /// compensated; the normalize step in vector rows.
 static LogicalResult tileRowStatistics(RewriterBase &rewriter, NormalizeOp op,
                                        int64_t lanes) {
-  // Blocks of 16 steps (1024 f32 elements with 16 lanes): a lane adds 16
-  // terms before they join the compensated totals, as numpy's pairwise sum
-  // does. A lane that holds a dominant term (one huge element) rounds the
-  // terms it adds away; with 64 terms that biased the variance low, 1.4 ulp
-  // of y on average on that element, and failed A2.
-  constexpr int64_t kRowBlockVectors = 16;
   int64_t vectorSize = 4 * lanes;
   int64_t rank = op.getRank();
   SmallVector<OpFoldResult> sizes;
@@ -1641,7 +1635,7 @@ static LogicalResult tileRowStatistics(RewriterBase &rewriter, NormalizeOp op,
       reduction = collapsed->collapsedOp;
     }
     if (failed(reduceRowInBlocks(rewriter, reduction, vectorSize,
-                                 kRowBlockVectors * vectorSize)))
+                                 kLaneTermsPerBlock * vectorSize)))
       return failure();
   }
   {

@@ -555,10 +555,8 @@ SmallVector<Value> VectorKernelEmitter::reduceSlice(OpBuilder &b,
                                                     const ReductionPass &pass) {
   int64_t unroll = options.accumulators;
   int64_t chunk = unroll * vectorLength;
-  // A block: 16 chunks, so a lane adds 16 terms before they join the
-  // compensated totals (a lane that holds a dominant term rounds the others
-  // away; 64 terms biased the variance of a slice with one huge element).
-  int64_t block = 16 * chunk;
+  // A block: a chunk per term of each lane (kLaneTermsPerBlock).
+  int64_t block = kLaneTermsPerBlock * chunk;
   unsigned numQuantities = pass.zeros.size();
   // bf16 chunks load two vectors at a time (sums do not mind the order).
   bool pairs = loadsPairs(x) && unroll % 2 == 0;
