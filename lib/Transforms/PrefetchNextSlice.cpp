@@ -15,6 +15,7 @@
 #include "norm/Transforms/Transforms.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -46,8 +47,36 @@ struct SliceRead {
   unsigned sliceDim;
   /// That variable's position among the forall's.
   unsigned forallDim;
+  /// How far the index moves per step of the variable: 1 when it is the
+  /// variable, the rows of a tile when it is a row of a multi-row tile
+  /// (`iv * rows + row`).
+  int64_t ivScale = 1;
 };
 } // namespace
+
+/// How far `index` moves per unit step of `iv` when it is an affine.apply
+/// linear in `iv` (a multi-row tile's row: iv * rows + row), or nothing.
+static std::optional<int64_t> getIndexScale(Value index, Value iv) {
+  auto apply = index.getDefiningOp<affine::AffineApplyOp>();
+  if (!apply)
+    return std::nullopt;
+  AffineMap map = apply.getAffineMap();
+  SmallVector<Value> operands(apply.getMapOperands());
+  if (llvm::count(operands, iv) != 1)
+    return std::nullopt;
+  unsigned p = llvm::find(operands, iv) - operands.begin();
+  MLIRContext *ctx = apply.getContext();
+  AffineExpr operand = p < map.getNumDims()
+                           ? getAffineDimExpr(p, ctx)
+                           : getAffineSymbolExpr(p - map.getNumDims(), ctx);
+  AffineExpr expr = map.getResult(0);
+  AffineExpr moved = expr.replace(operand, operand + 1);
+  auto delta = dyn_cast<AffineConstantExpr>(
+      simplifyAffineExpr(moved - expr, map.getNumDims(), map.getNumSymbols()));
+  if (!delta || delta.getValue() < 1)
+    return std::nullopt;
+  return delta.getValue();
+}
 
 /// `read` as a SliceRead of `forall`, or nothing.
 static std::optional<SliceRead> getSliceRead(scf::ForallOp forall,
@@ -81,6 +110,15 @@ static std::optional<SliceRead> getSliceRead(scf::ForallOp forall,
     // Other indices stay the same within the slice's pass.
     if (!loop.isDefinedOutsideOfLoop(index))
       return std::nullopt;
+    // A row of a multi-row tile: the next tile's row is `ivScale` on.
+    for (auto [k, iv] : llvm::enumerate(ivs)) {
+      std::optional<int64_t> scale = getIndexScale(index, iv);
+      if (!scale)
+        continue;
+      if (!found || k > found->forallDim)
+        found = SliceRead{read, loop, static_cast<unsigned>(d),
+                          static_cast<unsigned>(k), *scale};
+    }
   }
   return found;
 }
@@ -145,6 +183,11 @@ std::optional<int64_t> SlicePrefetcher::getStaticSliceBytes() {
   auto type = cast<MemRefType>(firstRead().getBase().getType());
   int64_t bytes = type.getElementTypeBitWidth() / 8;
   for (int64_t d : getSliceDims()) {
+    // A multi-row tile's rows.
+    if (d == reads.front().sliceDim) {
+      bytes *= reads.front().ivScale;
+      continue;
+    }
     if (type.isDynamicDim(d))
       return std::nullopt;
     bytes *= type.getDimSize(d);
@@ -159,7 +202,12 @@ Value SlicePrefetcher::createSliceBytes() {
       rewriter, loc, type.getElementTypeBitWidth() / 8);
   for (int64_t d : getSliceDims())
     bytes = arith::MulIOp::create(
-        rewriter, loc, bytes, memref::DimOp::create(rewriter, loc, base, d));
+        rewriter, loc, bytes,
+        d == reads.front().sliceDim
+            ? arith::ConstantIndexOp::create(rewriter, loc,
+                                             reads.front().ivScale)
+                  .getResult()
+            : memref::DimOp::create(rewriter, loc, base, d).getResult());
   return bytes;
 }
 
@@ -187,10 +235,24 @@ void SlicePrefetcher::prefetchIn(scf::ForOp loop, Value nextSlice) {
     VectorType vectorType = read.getVectorType();
     int64_t elementBytes = vectorType.getElementTypeBitWidth() / 8;
     int64_t vectorBytes = vectorType.getNumElements() * elementBytes;
+    // A row of a multi-row tile: the same row of the next tile,
+    // index + ivScale · (next - iv), computed before the pass.
+    Value index = read.getIndices()[slice.sliceDim];
+    Value iv = forall.getInductionVars()[slice.forallDim];
+    Value nextIndex = nextSlice;
+    if (index != iv) {
+      rewriter.setInsertionPoint(loop);
+      Location loopLoc = loop.getLoc();
+      Value moved = arith::MulIOp::create(
+          rewriter, loopLoc,
+          arith::SubIOp::create(rewriter, loopLoc, nextSlice, iv),
+          arith::ConstantIndexOp::create(rewriter, loopLoc, slice.ivScale));
+      nextIndex = arith::AddIOp::create(rewriter, loopLoc, index, moved);
+    }
     rewriter.setInsertionPoint(read);
     for (int64_t offset = 0; offset < vectorBytes; offset += kPrefetchBytes) {
       SmallVector<Value> indices(read.getIndices());
-      indices[slice.sliceDim] = nextSlice;
+      indices[slice.sliceDim] = nextIndex;
       if (offset > 0)
         indices.back() = arith::AddIOp::create(
             rewriter, read.getLoc(), indices.back(),

@@ -253,8 +253,11 @@ def NormPrefetchNextSlicePass
     L1/L2 with no read of memory in flight. The pass finds the `scf.for`
     loops of the forall body that read a function argument (or a view of
     one defined outside the forall) with `vector.transfer_read` of whole
-    1-D vectors at indices that hold a forall induction variable, the
-    innermost index moving with the loop; loops under an `scf.if` that
+    1-D vectors at indices that hold a forall induction variable (or, for
+    a tile of short rows read a row per step of a loop, an `affine.apply`
+    linear in it, `iv * rows + r`: the next tile's row is `rows` on, and a
+    slice is the tile's rows), the innermost index moving with the loop;
+    loops under an `scf.if` that
     yields values (the rescaled retry, which few slices take) do not count.
     A loop's pass is one more than the deepest pass whose results it uses
     (none: the first pass); a pass made in blocks (a first block, then a
