@@ -298,3 +298,98 @@ func.func @group_norm_channels_last(%x: tensor<2x4x4x32xf32>, %init: tensor<2x4x
       ins(%x : tensor<2x4x4x32xf32>) outs(%init : tensor<2x4x4x32xf32>) -> tensor<2x4x4x32xf32>
   return %y : tensor<2x4x4x32xf32>
 }
+
+// -----
+
+// Short rows (128 f32): tiles of 8 rows (4 KiB, at 256 and 512 bits), each
+// row reduced in its own loop into a lane of the tile's sums, so that the
+// statistics steps (the divisions, the retry test, the square roots) run
+// once per tile in vectors; the normalize step reads its row's lane. The
+// last M mod 8 rows take a row per tile.
+// SLICE-LABEL: func.func @layer_norm_short_rows
+// SLICE: scf.forall (%{{.+}}) in (%{{.+}}) shared_outs(%{{.+}} = %{{.+}}) -> (tensor<?x128xf32>)
+// SLICE-NOT: tensor.empty
+// SLICE: scf.for %{{.+}} = %{{.+}} to %c8{{.*}} step %c1{{.*}} iter_args(%{{.+}} = %{{.+}}) -> (vector<8xf32>)
+// SLICE: vector.reduction <add>, %{{.+}} : vector<64xf32> into f32
+// SLICE: vector.insert %{{.+}}, %{{.+}} [%{{.+}}] : f32 into vector<8xf32>
+// SLICE: arith.divf %{{.+}}, %{{.+}} : vector<8xf32>
+// SLICE: vector.reduction <or>, %{{.+}} : vector<8xi1> into i1
+// SLICE: scf.if %{{.+}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// SLICE: math.rsqrt %{{.+}} : vector<8xf32>
+// SLICE-NOT: tensor.empty
+// SLICE: vector.extract %{{.+}}[%{{.+}}] : f32 from vector<8xf32>
+// SLICE-NOT: tensor.empty
+// SLICE: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0] [8, 128] [1, 1]
+// SLICE: scf.forall
+// SLICE: math.rsqrt %{{.+}} : f32
+// SLICE: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0] [1, 128] [1, 1]
+// SLICE-NOT: norm.normalize
+// SLICE256-LABEL: func.func @layer_norm_short_rows
+// SLICE256: scf.forall
+// SLICE256: scf.for %{{.+}} = %{{.+}} to %c8{{.*}} step %c1{{.*}} iter_args(%{{.+}} = %{{.+}}) -> (vector<8xf32>)
+// SLICE256: vector.reduction <add>, %{{.+}} : vector<32xf32> into f32
+// SLICE256: scf.if %{{.+}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// SLICE256: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0] [8, 128] [1, 1]
+// SLICE256: scf.forall
+// SLICE256: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0] [1, 128] [1, 1]
+func.func @layer_norm_short_rows(%x: tensor<?x128xf32>, %g: tensor<128xf32>, %b: tensor<128xf32>, %init: tensor<?x128xf32>) -> tensor<?x128xf32> {
+  %y = norm.normalize standard axes = [1] epsilon = 1.0e-05
+      ins(%x : tensor<?x128xf32>) scale(%g : tensor<128xf32>) bias(%b : tensor<128xf32>) affine_dims = [1]
+      outs(%init : tensor<?x128xf32>) -> tensor<?x128xf32>
+  return %y : tensor<?x128xf32>
+}
+
+// -----
+
+// Whole tiles only (48 = 3 · 16 rows of 64 f32 at 512 bits, 6 · 8 at
+// 256): no loop for the rows left.
+// SLICE-LABEL: func.func @rms_norm_short_rows_static
+// SLICE: scf.forall (%{{.+}}) in (3)
+// SLICE: scf.if %{{.+}} -> (vector<16xf32>, vector<16xf32>)
+// SLICE: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0] [16, 64] [1, 1]
+// SLICE-NOT: scf.forall
+// SLICE256-LABEL: func.func @rms_norm_short_rows_static
+// SLICE256: scf.forall (%{{.+}}) in (6)
+// SLICE256: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0] [8, 64] [1, 1]
+// SLICE256-NOT: scf.forall
+func.func @rms_norm_short_rows_static(%x: tensor<48x64xf32>, %g: tensor<64xf32>, %init: tensor<48x64xf32>) -> tensor<48x64xf32> {
+  %y = norm.normalize rms axes = [1] epsilon = 1.0e-05
+      ins(%x : tensor<48x64xf32>) scale(%g : tensor<64xf32>) affine_dims = [1]
+      outs(%init : tensor<48x64xf32>) -> tensor<48x64xf32>
+  return %y : tensor<48x64xf32>
+}
+
+// -----
+
+// Rows of 256 bf16 (512 B) are short: 8 per tile at 256 bits and, halved
+// from 16 to fit 4 KiB, at 512. Rows of 512 bf16 are not: 4 would fit.
+// SLICE-LABEL: func.func @rms_norm_short_rows_bf16
+// SLICE: scf.forall (%{{.+}}) in (2)
+// SLICE: vector<8xf32>
+// SLICE: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0] [8, 256] [1, 1]
+// SLICE-NOT: scf.forall
+// SLICE-LABEL: func.func @rms_norm_long_rows_bf16
+// SLICE: scf.forall (%{{.+}}) in (16)
+// SLICE-NOT: vector<8xf32>
+// SLICE: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0] [1, 512] [1, 1]
+// SLICE256-LABEL: func.func @rms_norm_short_rows_bf16
+// SLICE256: scf.forall (%{{.+}}) in (2)
+// SLICE256: vector<8xf32>
+// SLICE256: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0] [8, 256] [1, 1]
+// SLICE256-NOT: scf.forall
+// SLICE256-LABEL: func.func @rms_norm_long_rows_bf16
+// SLICE256: scf.forall (%{{.+}}) in (16)
+// SLICE256-NOT: vector<8xf32>
+// SLICE256: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0] [1, 512] [1, 1]
+func.func @rms_norm_short_rows_bf16(%x: tensor<16x256xbf16>, %g: tensor<256xbf16>, %init: tensor<16x256xbf16>) -> tensor<16x256xbf16> {
+  %y = norm.normalize rms axes = [1] epsilon = 1.0e-05
+      ins(%x : tensor<16x256xbf16>) scale(%g : tensor<256xbf16>) affine_dims = [1]
+      outs(%init : tensor<16x256xbf16>) -> tensor<16x256xbf16>
+  return %y : tensor<16x256xbf16>
+}
+func.func @rms_norm_long_rows_bf16(%x: tensor<16x512xbf16>, %g: tensor<512xbf16>, %init: tensor<16x512xbf16>) -> tensor<16x512xbf16> {
+  %y = norm.normalize rms axes = [1] epsilon = 1.0e-05
+      ins(%x : tensor<16x512xbf16>) scale(%g : tensor<512xbf16>) affine_dims = [1]
+      outs(%init : tensor<16x512xbf16>) -> tensor<16x512xbf16>
+  return %y : tensor<16x512xbf16>
+}

@@ -96,7 +96,14 @@ def NormTileAndVectorizePass : Pass<"norm-tile-and-vectorize"> {
       peeled and masked); a block ends in one horizontal reduction and the
       blocks' totals join in compensated (Kahan) scalars. The statistics
       stay in registers. The normalize step runs in whole vectors, peeled
-      from a masked last step (see norm-stream-stores).
+      from a masked last step (see norm-stream-stores). Short rows (one
+      reduced innermost dim of a static length) take tiles of `rows` rows
+      instead, the most (a power of two up to the vector's f32 lanes, at
+      least 8) that fit in 4 KiB: each row is reduced in its own loop into
+      a lane of the tile's vectors of statistics, whose steps (the
+      divisions, the retry test, the square roots) then run once per tile;
+      the last M mod `rows` rows take a second `scf.forall`, one per
+      iteration.
 
     Other ops that reduce their innermost dim (a GroupNorm whose group dim
     is not the first reduced one) and the memref form are left as they

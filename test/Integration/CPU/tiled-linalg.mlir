@@ -13,7 +13,10 @@
 // its groups a parallel dim, each group's [C/G, H·W] one row (C/G = 1,
 // odd H·W, saved mean and rstd, bf16); and NCHW BatchNorm training, each
 // channel's slice N rows of H·W reduced one after the other (saved and
-// running statistics, f32 dynamic, bf16).
+// running statistics, f32 dynamic, bf16); and short static rows, 8 or 16 per
+// tile (a dynamic count of rows: fewer than a tile, a tile and a few, none;
+// InstanceNorm's rows of H·W with a scale per channel and saved statistics;
+// rows under a leading dim, bf16).
 // RUN: norm-runner %s --entry bn_nc_inference_f32_dynamic --check --shape 1000x200 --shape 7x1030 --shape 3x1 --shape 0x5 | FileCheck %s
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry bn_nc_inference_f32_dynamic --openmp --check --shape 1000x200 --shape 7x1030 | FileCheck %s
 // RUN: norm-runner %s --entry bn_nhwc_inference_f32_dynamic --check --shape 3x7x5x40 --shape 2x1x1x300 --shape 1x3x3x1 | FileCheck %s
@@ -25,6 +28,10 @@
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry bn_nc_training_f32_dynamic --openmp --check --shape 1000x200 --shape 70000x3 --shape 0x5 | FileCheck %s
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry in_nhwc_f32_dynamic --openmp --check --shape 3x5x7x40 --shape 2x1x1x70 | FileCheck %s
 // RUN: norm-runner %s --entry in_nhwc_f32_dynamic --check --shape 3x5x7x40 --pre-pipeline='norm-tile-and-vectorize{computed-statistics=1}' | FileCheck %s
+// RUN: norm-runner %s --entry ln_short_f32_dynamic --vector-kernels=0 --check --shape 37x128 --shape 3x128 --shape 16x128 --shape 2048x128 --shape 0x128 | FileCheck %s
+// RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry ln_short_f32_dynamic --vector-kernels=0 --openmp --check --shape 37x128 --shape 2048x128 | FileCheck %s
+// RUN: norm-runner %s --entry in_nchw_short_f32_static --vector-kernels=0 --check | FileCheck %s
+// RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry rms_short_bf16_static --vector-kernels=0 --openmp --check | FileCheck %s
 // RUN: norm-runner %s --entry ln_f32_dynamic --vector-kernels=0 --check --shape 5x4097 --shape 1x100000 --shape 7x63 --shape 3x1 --shape 0x5 | FileCheck %s
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry ln_f32_dynamic --vector-kernels=0 --openmp --check --shape 9x768 --shape 2x8200 | FileCheck %s
 // RUN: norm-runner %s --entry rms_bf16_static --vector-kernels=0 --check | FileCheck %s
@@ -100,6 +107,32 @@
 // ROWS: vector.transfer_read %[[BX]][%[[BN]], %[[BC]], %{{.+}}], {{.*}} : tensor<?x?x?xf32>, vector<64xf32>
 // ROWS-NOT: norm.normalize
 // ROWS: tensor.expand_shape
+// Short rows: tiles of 8 rows of 128 f32 (4 KiB) or 16 of 64 f32 and of
+// 128 bf16, then the rows left one per iteration; the tile's statistics in
+// registers (no tensor.empty in the tile: no buffer once bufferized).
+// ROWS-LABEL: func.func @ln_short_f32_dynamic
+// ROWS: scf.forall
+// ROWS: scf.if %{{.+}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// ROWS: tensor.parallel_insert_slice %{{.+}} [8, 128] [1, 1]
+// ROWS: scf.forall
+// ROWS: tensor.parallel_insert_slice %{{.+}} [1, 128] [1, 1]
+// ROWS-NOT: norm.normalize
+// ROWS-LABEL: func.func @in_nchw_short_f32_static
+// ROWS: scf.forall (%{{.+}}, %{{.+}}) in (3, 1)
+// ROWS-NOT: tensor.empty
+// ROWS: scf.if %{{.+}} -> (vector<1x16xf32>, vector<1x16xf32>, vector<1x16xf32>)
+// ROWS: tensor.parallel_insert_slice %{{.+}} [1, 16, 64] [1, 1, 1]
+// ROWS: tensor.parallel_insert_slice %{{.+}} [1, 16] [1, 1]
+// ROWS: tensor.parallel_insert_slice %{{.+}} [1, 16] [1, 1]
+// ROWS: scf.forall (%{{.+}}, %{{.+}}) in (3, 5)
+// ROWS-NOT: norm.normalize
+// ROWS-LABEL: func.func @rms_short_bf16_static
+// ROWS: scf.forall (%{{.+}}, %{{.+}}) in (3, 2)
+// ROWS-NOT: tensor.empty
+// ROWS: scf.if %{{.+}} -> (vector<1x16xf32>, vector<1x16xf32>)
+// ROWS: tensor.parallel_insert_slice %{{.+}} [1, 16, 128] [1, 1, 1]
+// ROWS: scf.forall (%{{.+}}, %{{.+}}) in (3, 13)
+// ROWS-NOT: norm.normalize
 // RUN: norm-opt %s -norm-lower-to-cpu-pipeline="vector-kernels=0 vector-bits=512" | FileCheck %s --check-prefix=ROWSLLVM
 // ROWSLLVM-NOT: memrefCopy
 // ROWSLLVM-LABEL: llvm.func @ln_f32_dynamic(
@@ -119,6 +152,17 @@
 // ROWSLLVM-NOT: nontemporal
 // ROWSLLVM-LABEL: llvm.func @bn_nchw_training_f32_dynamic(
 // ROWSLLVM-NOT: memrefCopy
+// ROWSLLVM-LABEL: llvm.func @ln_short_f32_dynamic(
+// ROWSLLVM-NOT: malloc
+// ROWSLLVM-NOT: alloca
+// ROWSLLVM: llvm.store {{.*}} {alignment = 64 : i64, nontemporal} : vector<64xf32>, !llvm.ptr
+// ROWSLLVM-NOT: malloc
+// ROWSLLVM-NOT: alloca
+// ROWSLLVM-LABEL: llvm.func @in_nchw_short_f32_static(
+// ROWSLLVM-NOT: malloc
+// ROWSLLVM-NOT: alloca
+// ROWSLLVM-LABEL: llvm.func @rms_short_bf16_static(
+// ROWSLLVM-NOT: alloca
 // RUN: norm-opt %s -norm-lower-to-cpu-pipeline=openmp=1 | FileCheck %s --check-prefix=LLVM
 // LLVM-NOT: memrefCopy
 // LLVM-LABEL: llvm.func @bn_nc_inference_f32_dynamic(
@@ -333,4 +377,32 @@ func.func @bn_nchw_training_bf16_static(%x: tensor<3x6x5x70xbf16>, %g: tensor<6x
       running(%rm, %rv : tensor<6xf32>, tensor<6xf32>)
       -> tensor<3x6x5x70xbf16>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>
   return %r#0, %r#1, %r#2, %r#3, %r#4 : tensor<3x6x5x70xbf16>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>
+}
+
+func.func @ln_short_f32_dynamic(%x: tensor<?x128xf32>, %g: tensor<128xf32>, %b: tensor<128xf32>) -> tensor<?x128xf32> {
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %x, %c0 : tensor<?x128xf32>
+  %init = tensor.empty(%m) : tensor<?x128xf32>
+  %y = norm.normalize standard axes = [1] epsilon = 1.0e-05
+      ins(%x : tensor<?x128xf32>) scale(%g : tensor<128xf32>) bias(%b : tensor<128xf32>) affine_dims = [1]
+      outs(%init : tensor<?x128xf32>) -> tensor<?x128xf32>
+  return %y : tensor<?x128xf32>
+}
+
+func.func @in_nchw_short_f32_static(%x: tensor<3x21x8x8xf32>, %g: tensor<21xf32>, %b: tensor<21xf32>) -> (tensor<3x21x8x8xf32>, tensor<3x21xf32>, tensor<3x21xf32>) {
+  %init = tensor.empty() : tensor<3x21x8x8xf32>
+  %sm = tensor.empty() : tensor<3x21xf32>
+  %sr = tensor.empty() : tensor<3x21xf32>
+  %r:3 = norm.normalize standard axes = [2, 3] epsilon = 1.0e-05
+      ins(%x : tensor<3x21x8x8xf32>) scale(%g : tensor<21xf32>) bias(%b : tensor<21xf32>) affine_dims = [1]
+      outs(%init : tensor<3x21x8x8xf32>) saved(%sm, %sr : tensor<3x21xf32>, tensor<3x21xf32>) -> tensor<3x21x8x8xf32>, tensor<3x21xf32>, tensor<3x21xf32>
+  return %r#0, %r#1, %r#2 : tensor<3x21x8x8xf32>, tensor<3x21xf32>, tensor<3x21xf32>
+}
+
+func.func @rms_short_bf16_static(%x: tensor<3x45x128xbf16>, %g: tensor<128xbf16>) -> tensor<3x45x128xbf16> {
+  %init = tensor.empty() : tensor<3x45x128xbf16>
+  %y = norm.normalize rms axes = [2] epsilon = 1.0e-06
+      ins(%x : tensor<3x45x128xbf16>) scale(%g : tensor<128xbf16>) affine_dims = [2]
+      outs(%init : tensor<3x45x128xbf16>) -> tensor<3x45x128xbf16>
+  return %y : tensor<3x45x128xbf16>
 }
