@@ -9,7 +9,7 @@
 // CUDA toolkit.
 // RUN: norm-opt %s -norm-lower-to-nvvm-pipeline -split-input-file \
 // RUN:   | sed -e 's/\\0A/\n/g' -e 's/\\09/ /g' \
-// RUN:   | FileCheck %s --implicit-check-not=.local --implicit-check-not=malloc --implicit-check-not=__nv_
+// RUN:   | FileCheck %s --implicit-check-not=.local --implicit-check-not=malloc --implicit-check-not=__nv_ --implicit-check-not=llvm.intr.memcpy
 // The options reach the pass and the target: fewer threads, 8-byte vectors,
 // another chip, no C wrappers.
 // RUN: norm-opt %s -norm-lower-to-nvvm-pipeline="chip=sm_80 features=+ptx70 block-size=128 vector-bytes=8 c-interface=0" -split-input-file \
@@ -19,7 +19,7 @@
 // RUN: rm -rf %t.nocuda && mkdir -p %t.nocuda
 // RUN: norm-opt %s -norm-lower-to-nvvm-pipeline=cuda-toolkit=%t.nocuda -split-input-file 2>&1 \
 // RUN:   | sed -e 's/\\0A/\n/g' -e 's/\\09/ /g' \
-// RUN:   | FileCheck %s --implicit-check-not=.local --implicit-check-not=malloc --implicit-check-not=__nv_ --implicit-check-not=error
+// RUN:   | FileCheck %s --implicit-check-not=.local --implicit-check-not=malloc --implicit-check-not=__nv_ --implicit-check-not=llvm.intr.memcpy --implicit-check-not=error
 
 // LayerNorm f32, rows of 4096: the grid is the row count (dynamic), the
 // vector path is chosen on the host from the pointers' alignment. Pass 1,
@@ -149,10 +149,18 @@ func.func @group_norm(%x: tensor<2x320x32x32xf32>, %gamma: tensor<320xf32>, %bet
 
 // BatchNorm training f32 NCHW: a block per channel (64); thread 0 writes
 // the saved and running statistics with scalar stores after the vector
-// normalize pass.
+// normalize pass. The running statistics are first copied into their
+// results device to device (a host memcpy would read device pointers) on
+// a stream synchronized before the launch.
 // CHECK-LABEL: llvm.func @batch_norm_training(
 // CHECK-DAG: %[[GRID:.+]] = llvm.mlir.constant(64 : index) : i64
 // CHECK-DAG: %[[THREADS:.+]] = llvm.mlir.constant(256 : index) : i64
+// CHECK: %[[S1:.+]] = llvm.call @mgpuStreamCreate()
+// CHECK: llvm.call @mgpuMemcpy(%{{.+}}, %{{.+}}, %{{.+}}, %[[S1]])
+// CHECK: llvm.call @mgpuStreamSynchronize(%[[S1]])
+// CHECK: %[[S2:.+]] = llvm.call @mgpuStreamCreate()
+// CHECK: llvm.call @mgpuMemcpy(%{{.+}}, %{{.+}}, %{{.+}}, %[[S2]])
+// CHECK: llvm.call @mgpuStreamSynchronize(%[[S2]])
 // CHECK: gpu.launch_func @batch_norm_training_kernel::@batch_norm_training_kernel blocks in (%[[GRID]], %{{.+}}, %{{.+}}) threads in (%[[THREADS]], %{{.+}}, %{{.+}}) : i64
 // CHECK-LABEL: llvm.func @_mlir_ciface_batch_norm_training(
 // CHECK: gpu.binary @batch_norm_training_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80"{{.*}}assembly = "
@@ -245,8 +253,9 @@ func.func @short_layer_norm(%x: tensor<?x256xf32>, %g: tensor<256xf32>, %b: tens
 // BatchNorm training with few channels: three kernels in one module,
 // launched in order, sharing a workspace for the parts' partial sums that
 // the call allocates on its stream (no device global: calls on two streams
-// each have their own).
+// each have their own). The running statistics' copies come first.
 // CHECK-LABEL: llvm.func @split_batch_norm(
+// CHECK-COUNT-2: llvm.call @mgpuMemcpy(
 // CHECK: %[[STREAM:.+]] = llvm.call @mgpuStreamCreate()
 // CHECK: llvm.call @mgpuMemAlloc(%{{.+}}, %[[STREAM]], %{{.+}})
 // CHECK: gpu.launch_func @[[MOD:[a-z0-9_]+_split[a-z0-9_]*]]_kernels::@[[MOD]]_partial

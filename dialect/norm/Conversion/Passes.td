@@ -150,12 +150,12 @@ def ConvertNormToGPUPass : Pass<"convert-norm-to-gpu"> {
       ones) are split along their outermost reduced dim (a row along itself,
       in whole vectors) into parts of at least 8192 elements, a
       block each, over three launches in one kernel module that share a
-      device-global workspace: Σx and max|x| per part; then, with the
+      workspace allocated per call on the launches' stream (`gpu.alloc`):
+      Σx and max|x| per part; then, with the
       slice's mean and scale factor k (from max|x|, always) combined from
       the parts in part order, Σd and Σd² per part; then the statistics and
       the normalize pass of each part, the first part writing the saved and
-      running statistics. Concurrent calls of one such kernel on different
-      streams would share the workspace;
+      running statistics;
     * given statistics: a block per run of the innermost dim, elementwise;
     * the innermost dim moves in vectors of `vector-bytes` (128-bit
       `ld.global.v4`/`st.global.v4` by default) when its extent is a
@@ -169,8 +169,14 @@ def ConvertNormToGPUPass : Pass<"convert-norm-to-gpu"> {
       shuffles only, no shared memory or barrier).
 
     Values the launch body uses are captured from the host function; after
-    `gpu-kernel-outlining` they are kernel arguments. A memref-form op with
-    no kernel is an error; tensor-form ops are left alone.
+    `gpu-kernel-outlining` they are kernel arguments. The host function's
+    memrefs hold device pointers: a host `memref.copy` between contiguous
+    buffers (bufferization copies the running statistics into their results)
+    becomes a device-to-device `gpu.memcpy` ordered before the launches, and
+    any other host op left that reads, writes or allocates memref memory
+    (a `linalg.matmul` on the normalized operands, say) is an error, since
+    the host would dereference device memory. A memref-form op with no
+    kernel is an error; tensor-form ops are left alone.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",

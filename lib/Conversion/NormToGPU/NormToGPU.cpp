@@ -13,6 +13,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir {
@@ -25,6 +26,54 @@ namespace norm {
 using namespace mlir;
 using namespace mlir::norm;
 
+/// Whether `op` runs on the host: outside gpu.launch bodies and kernels.
+static bool isHostOp(Operation *op) {
+  return !op->getParentOfType<gpu::LaunchOp>() &&
+         !op->getParentOfType<gpu::GPUModuleOp>();
+}
+
+/// Whether `op` reads or writes memref memory (or, with `allocates`,
+/// allocates it).
+static bool accessesMemory(Operation *op, bool allocates) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  return llvm::any_of(instances, [&](const MemoryEffects::EffectInstance &e) {
+    Value value = e.getValue();
+    if (!value || !isa<BaseMemRefType>(value.getType()))
+      return false;
+    if (allocates)
+      return isa<MemoryEffects::Allocate>(e.getEffect());
+    return isa<MemoryEffects::Read, MemoryEffects::Write>(e.getEffect());
+  });
+}
+
+/// Fails on a host op left that reads, writes or allocates memref memory:
+/// the host function's buffers are device memory, and host memory handed to
+/// a kernel is not readable there. An access is reported before an
+/// allocation, which usually only feeds it.
+static LogicalResult verifyNoHostMemoryAccess(Operation *root) {
+  for (bool allocates : {false, true}) {
+    WalkResult walk =
+        root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+          if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op))
+            return WalkResult::skip();
+          if (isa<gpu::GPUDialect>(op->getDialect()) ||
+              isa<memref::DeallocOp>(op) || !accessesMemory(op, allocates))
+            return WalkResult::advance();
+          op->emitOpError()
+              << "would run on the host over device memory: the GPU pipeline "
+                 "offloads norm.normalize and buffer copies only";
+          return WalkResult::interrupt();
+        });
+    if (walk.wasInterrupted())
+      return failure();
+  }
+  return success();
+}
+
 namespace {
 struct LowerToGPUKernel : OpRewritePattern<NormalizeOp> {
   LowerToGPUKernel(MLIRContext *ctx, const GPUKernelOptions &options,
@@ -35,6 +84,37 @@ struct LowerToGPUKernel : OpRewritePattern<NormalizeOp> {
     return lowerToGPUKernel(rewriter, op, options);
   }
   GPUKernelOptions options;
+};
+
+/// A host memref.copy between buffers of this pipeline's memrefs, which
+/// hold device pointers (bufferization copies the running statistics into
+/// their results this way), as a device-to-device gpu.memcpy ordered
+/// before the launches that follow it; a host memcpy would dereference
+/// device pointers.
+struct CopyBetweenDeviceBuffers : OpRewritePattern<memref::CopyOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(memref::CopyOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isHostOp(op))
+      return failure();
+    auto sourceType = dyn_cast<MemRefType>(op.getSource().getType());
+    auto targetType = dyn_cast<MemRefType>(op.getTarget().getType());
+    // gpu.memcpy moves one contiguous range.
+    if (!sourceType || !targetType || !sourceType.getLayout().isIdentity() ||
+        !targetType.getLayout().isIdentity())
+      return rewriter.notifyMatchFailure(op, "not two contiguous buffers");
+    Location loc = op.getLoc();
+    Type tokenType = rewriter.getType<gpu::AsyncTokenType>();
+    Value start = gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange{})
+                      .getResult(0);
+    Value copied =
+        gpu::MemcpyOp::create(rewriter, loc, tokenType, ValueRange{start},
+                              op.getTarget(), op.getSource())
+            .getAsyncToken();
+    gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{copied});
+    rewriter.eraseOp(op);
+    return success();
+  }
 };
 
 struct ConvertNormToGPUPass
@@ -67,6 +147,8 @@ struct ConvertNormToGPUPass
     RewritePatternSet patterns(&getContext());
     populateNormToGPUPatterns(patterns, options);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
+    if (failed(verifyNoHostMemoryAccess(getOperation())))
+      return signalPassFailure();
   }
 };
 } // namespace
@@ -75,4 +157,5 @@ void mlir::norm::populateNormToGPUPatterns(RewritePatternSet &patterns,
                                            const GPUKernelOptions &options,
                                            PatternBenefit benefit) {
   patterns.add<LowerToGPUKernel>(patterns.getContext(), options, benefit);
+  patterns.add<CopyBetweenDeviceBuffers>(patterns.getContext(), benefit);
 }

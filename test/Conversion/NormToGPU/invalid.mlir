@@ -71,3 +71,37 @@ func.func @negative_unsorted_affine_dims(%x: memref<2x4x8xf32>, %g: memref<8x4xf
       outs(%y : memref<2x4x8xf32>)
   return
 }
+
+// -----
+
+// A host op over a (device) buffer left beside the kernels: the host would
+// dereference device memory.
+func.func @negative_host_fill(%x: memref<4x8xf32>, %y: memref<4x8xf32>, %z: memref<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  norm.normalize rms axes = [1] epsilon = 1.0e-06
+      ins(%x : memref<4x8xf32>) outs(%y : memref<4x8xf32>)
+  // expected-error@+1 {{'linalg.fill' op would run on the host over device memory: the GPU pipeline offloads norm.normalize and buffer copies only}}
+  linalg.fill ins(%zero : f32) outs(%z : memref<4xf32>)
+  return
+}
+
+// -----
+
+// A host allocation handed to a kernel: host memory is not readable there.
+func.func @negative_host_alloc(%x: memref<4x8xf32>) {
+  // expected-error@+1 {{'memref.alloc' op would run on the host over device memory: the GPU pipeline offloads norm.normalize and buffer copies only}}
+  %y = memref.alloc() : memref<4x8xf32>
+  norm.normalize rms axes = [1] epsilon = 1.0e-06
+      ins(%x : memref<4x8xf32>) outs(%y : memref<4x8xf32>)
+  return
+}
+
+// -----
+
+// A copy of a strided view is not one contiguous gpu.memcpy.
+func.func @negative_strided_copy(%a: memref<8x8xf32>, %b: memref<8x4xf32>) {
+  %view = memref.subview %a[0, 0] [8, 4] [1, 1] : memref<8x8xf32> to memref<8x4xf32, strided<[8, 1]>>
+  // expected-error@+1 {{'memref.copy' op would run on the host over device memory: the GPU pipeline offloads norm.normalize and buffer copies only}}
+  memref.copy %view, %b : memref<8x4xf32, strided<[8, 1]>> to memref<8x4xf32>
+  return
+}

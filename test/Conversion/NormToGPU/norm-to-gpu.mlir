@@ -429,3 +429,22 @@ func.func @split_rows(%x: memref<16x65536xf32>, %g: memref<65536xf32>, %b: memre
       outs(%y : memref<16x65536xf32>)
   return
 }
+
+// -----
+
+// The host function's memrefs hold device pointers: a copy between two of
+// them (bufferization's copy of the running statistics into their results)
+// becomes a device-to-device gpu.memcpy, waited for before the launch.
+// CHECK-LABEL: func.func @copy_between_device_buffers
+// CHECK-NOT: memref.copy
+// CHECK: %[[READY:.+]] = gpu.wait async
+// CHECK: %[[COPIED:.+]] = gpu.memcpy async [%[[READY]]] %arg3, %arg2 : memref<64xf32>, memref<64xf32>
+// CHECK: gpu.wait [%[[COPIED]]]
+// CHECK: gpu.launch
+func.func @copy_between_device_buffers(%x: memref<8x64xf32>, %y: memref<8x64xf32>,
+                                       %running: memref<64xf32>, %updated: memref<64xf32>) {
+  memref.copy %running, %updated : memref<64xf32> to memref<64xf32>
+  norm.normalize standard axes = [1] epsilon = 1.0e-05
+      ins(%x : memref<8x64xf32>) outs(%y : memref<8x64xf32>)
+  return
+}

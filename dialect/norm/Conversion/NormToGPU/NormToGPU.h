@@ -39,7 +39,8 @@ bool hasGPUKernel(NormalizeOp op, std::string &why);
 LogicalResult lowerToGPUKernel(RewriterBase &rewriter, NormalizeOp op,
                                const GPUKernelOptions &options);
 
-/// Patterns rewriting memref-form norm.normalize ops into GPU kernels.
+/// Patterns rewriting memref-form norm.normalize ops into GPU kernels, and
+/// host memref.copy ops between (device) buffers into gpu.memcpy.
 void populateNormToGPUPatterns(RewritePatternSet &patterns,
                                const GPUKernelOptions &options,
                                PatternBenefit benefit = 1);
