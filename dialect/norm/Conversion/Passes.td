@@ -129,8 +129,11 @@ def ConvertNormToGPUPass : Pass<"convert-norm-to-gpu"> {
     the CPU kernels):
 
     * computed statistics: a block per statistics slice. Its threads stride
-      over the slice's innermost reduced dim (sequential loops over the
-      outer reduced dims), each thread sums in registers, and each sum ends
+      over the slice's innermost reduced dim (loops over the outer reduced
+      dims); where that dim has fewer vectors than the block has threads
+      (checked at run time for dynamic extents), only the least power of
+      two covering them do, and the others stride over the first outer
+      reduced dim. Each thread sums in registers, and each sum ends
       in a block-wide `gpu.all_reduce` (warp shuffles, then shared memory in
       workgroup attributions, never device malloc). A slice whose only
       reduced dim is the innermost one, of static extent, is loaded once

@@ -116,9 +116,14 @@ private:
   /// in their row-major space; written into `idx`.
   void delinearize(OpBuilder &b, Value linear, ArrayRef<int64_t> dims,
                    SmallVector<Value> &idx);
-  /// This thread's loop over the slice (or run) at `idx`: sequential loops
-  /// over `outerDims`, then the innermost dim from threadId·width with a
-  /// stride of blockSize·width. `prologue` runs before each innermost loop.
+  /// This thread's loop over the slice (or run) at `idx`: loops over
+  /// `outerDims`, then the innermost dim from threadId·width with a stride
+  /// of blockSize·width. Where the innermost extent is shorter than the
+  /// block (BatchNorm over [N, C], H = W = 1, at run time), the block's
+  /// threads split into a grid: the fewest powers of two of them that cover
+  /// the innermost extent, the rest striding over the first outer dim, so
+  /// that no thread sums the outer dim alone (slow, and a long sequential
+  /// f32 sum). `prologue` runs before each innermost loop.
   SmallVector<Value> overThreadElements(OpBuilder &b, SmallVector<Value> idx,
                                         ArrayRef<int64_t> outerDims,
                                         int64_t width, ValueRange inits,
@@ -207,6 +212,9 @@ private:
   Value count;
   /// Inside the launch.
   Value threadId, blockSize;
+  /// While overThreadElements walks a slice with outer dims: this thread's
+  /// place along the innermost dim and the threads there (see it).
+  Value innerThreadId, innerThreads;
   /// Threads per block, and the slice elements each thread keeps in
   /// registers for every pass at most.
   int64_t launchThreads = 0;
@@ -339,8 +347,28 @@ GPUKernelEmitter::overThreadElements(OpBuilder &b, SmallVector<Value> idx,
       lower = split->lower;
       upper = split->upper;
     }
+    Value stepValue = index(b, 1);
+    if (level == 0 && residentVectors == 0) {
+      // Threads along the innermost dim: the least power of two covering
+      // its vectors, at most the block; the others stride over this dim.
+      Value needed = arith::CeilDivUIOp::create(b, loc, extents[innermost],
+                                                index(b, width));
+      Value threads = index(b, 1024);
+      for (int64_t t = 512; t >= 1; t /= 2)
+        threads = arith::SelectOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, needed,
+                                  index(b, t)),
+            index(b, t), threads);
+      innerThreads = arith::MinUIOp::create(b, loc, threads, blockSize);
+      innerThreadId = arith::RemUIOp::create(b, loc, threadId, innerThreads);
+      lower = arith::AddIOp::create(
+          b, loc, lower,
+          arith::DivUIOp::create(b, loc, threadId, innerThreads));
+      stepValue = arith::DivUIOp::create(b, loc, blockSize, innerThreads);
+    }
     auto loop = scf::ForOp::create(
-        b, loc, lower, upper, index(b, 1), inits,
+        b, loc, lower, upper, stepValue, inits,
         [&](OpBuilder &lb, Location, Value i, ValueRange iters) {
           SmallVector<Value> inner(idx);
           inner[dim] = i;
@@ -349,6 +377,8 @@ GPUKernelEmitter::overThreadElements(OpBuilder &b, SmallVector<Value> idx,
                                                   iters, prologue, body,
                                                   level + 1));
         });
+    if (level == 0)
+      innerThreadId = innerThreads = Value();
     return SmallVector<Value>(loop.getResults());
   }
   SmallVector<Value> runValues;
@@ -382,8 +412,10 @@ GPUKernelEmitter::overThreadElements(OpBuilder &b, SmallVector<Value> idx,
     return iters;
   }
   Value widthValue = index(b, width);
-  Value start = arith::MulIOp::create(b, loc, threadId, widthValue);
-  Value step = arith::MulIOp::create(b, loc, blockSize, widthValue);
+  Value start = arith::MulIOp::create(
+      b, loc, innerThreadId ? innerThreadId : threadId, widthValue);
+  Value step = arith::MulIOp::create(
+      b, loc, innerThreads ? innerThreads : blockSize, widthValue);
   Value end = extents[innermost];
   if (split && split->dim == innermost) {
     // A part of a split row: its range, whose bounds are whole vectors.

@@ -153,25 +153,32 @@ func.func @short_rows(%x: memref<64x128xf32>, %y: memref<64x128xf32>) {
 
 // GroupNorm NCHW, 8 groups of 4 channels: the channel dim is expanded and
 // the spatial dims collapsed into one run of 64; a block per (n, group)
-// slice (16), its id split into both. The 4 channels of the group are a
-// sequential loop around the threads' loop over the run; γ and β are loaded
-// once per channel, outside it.
+// slice (16), its id split into both. The run is 16 vectors: 16 of the 32
+// threads cover it, and the other 16 take every other channel of the group
+// (the loop around the run's); γ and β are loaded once per channel, outside
+// the run's loop.
 // CHECK-LABEL: func.func @group_norm
 // CHECK: memref.expand_shape %arg0 {{\[}}[0], [1, 2], [3], [4]] output_shape [2, 8, 4, 8, 8] : memref<2x32x8x8xf32> into memref<2x8x4x8x8xf32>
 // CHECK: %[[X:.+]] = memref.collapse_shape %{{.+}} {{\[}}[0], [1], [2], [3, 4]] : memref<2x8x4x8x8xf32> into memref<2x8x4x64xf32>
 // CHECK: %[[Y:.+]] = memref.collapse_shape %{{.+}} {{\[}}[0], [1], [2], [3, 4]] : memref<2x8x4x8x8xf32> into memref<2x8x4x64xf32>
 // CHECK: %[[G:.+]] = memref.expand_shape %arg1 {{\[}}[0, 1]] output_shape [8, 4] : memref<32xf32> into memref<8x4xf32>
 // CHECK: %[[B:.+]] = memref.expand_shape %arg2 {{\[}}[0, 1]] output_shape [8, 4] : memref<32xf32> into memref<8x4xf32>
-// CHECK: gpu.launch blocks(%[[BID:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c16, %{{.+}} = %c1, %{{.+}} = %c1) threads(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c32, %{{.+}} = %c1, %{{.+}} = %c1)
+// CHECK: gpu.launch blocks(%[[BID:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c16, %{{.+}} = %c1, %{{.+}} = %c1) threads(%[[TID:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%[[NT:[a-z0-9_]+]] = %c32, %{{.+}} = %c1, %{{.+}} = %c1)
 // CHECK: %[[GROUP:.+]] = arith.remui %[[BID]], %c8 : index
 // CHECK: %[[N:.+]] = arith.divui %[[BID]], %c8 : index
 // CHECK: scf.if
-// CHECK: scf.for %[[C:.+]] = %c0 to %c4 step %c1 iter_args(%{{.+}}) -> (vector<4xf32>)
-// CHECK: scf.for %[[I:.+]] = %{{.+}} to %c64 step %{{.+}} iter_args(%{{.+}}) -> (vector<4xf32>)
+// CHECK: %[[INNER:.+]] = arith.minui %[[NT]], %c16 : index
+// CHECK: %[[LANE:.+]] = arith.remui %[[TID]], %[[INNER]] : index
+// CHECK: %[[FIRSTC:.+]] = arith.divui %[[TID]], %[[INNER]] : index
+// CHECK: %[[CSTEP:.+]] = arith.divui %[[NT]], %[[INNER]] : index
+// CHECK: scf.for %[[C:.+]] = %[[FIRSTC]] to %c4 step %[[CSTEP]] iter_args(%{{.+}}) -> (vector<4xf32>)
+// CHECK: %[[START:.+]] = arith.muli %[[LANE]], %c4 : index
+// CHECK: %[[STEP:.+]] = arith.muli %[[INNER]], %c4 : index
+// CHECK: scf.for %[[I:.+]] = %[[START]] to %c64 step %[[STEP]] iter_args(%{{.+}}) -> (vector<4xf32>)
 // CHECK: vector.load %[[X]][%[[N]], %[[GROUP]], %[[C]], %[[I]]] {alignment = 16 : i64} : memref<2x8x4x64xf32>, vector<4xf32>
 // CHECK: gpu.all_reduce add
 // CHECK: math.rsqrt
-// CHECK: scf.for %[[C2:.+]] = %c0 to %c4 step %c1 {
+// CHECK: scf.for %[[C2:.+]] = %{{.+}} to %c4 step %{{.+}} {
 // CHECK: memref.load %[[G]][%[[GROUP]], %[[C2]]] : memref<8x4xf32>
 // CHECK: memref.load %[[B]][%[[GROUP]], %[[C2]]] : memref<8x4xf32>
 // CHECK: scf.for %[[I2:.+]] = %{{.+}} to %c64 step %{{.+}} {
@@ -186,14 +193,19 @@ func.func @group_norm(%x: memref<2x32x8x8xf32>, %g: memref<32xf32>, %b: memref<3
 // -----
 
 // BatchNorm training (NCHW): a block per channel (16); the batch dim is a
-// sequential loop inside the block around the threads' loop over H·W. After
+// loop inside the block around the threads' loop over H·W, whose 16
+// vectors take 16 of the 32 threads: the other 16 take every other batch
+// row. After
 // the normalize pass thread 0 alone stores the saved mean and variance and
 // updates the running statistics (unbiased variance, momentum 0.1).
 // CHECK-LABEL: func.func @batch_norm_training
 // CHECK: %[[X:.+]] = memref.collapse_shape %arg0 {{\[}}[0], [1], [2, 3]] : memref<4x16x8x8xf32> into memref<4x16x64xf32>
-// CHECK: gpu.launch blocks(%[[CH:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c16, %{{.+}} = %c1, %{{.+}} = %c1) threads(%[[TID:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c32, %{{.+}} = %c1, %{{.+}} = %c1)
+// CHECK: gpu.launch blocks(%[[CH:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %c16, %{{.+}} = %c1, %{{.+}} = %c1) threads(%[[TID:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%[[NT:[a-z0-9_]+]] = %c32, %{{.+}} = %c1, %{{.+}} = %c1)
 // CHECK: scf.if
-// CHECK: scf.for %[[BATCH:.+]] = %c0 to %c4 step %c1 iter_args(%{{.+}}) -> (vector<4xf32>)
+// CHECK: %[[INNER:.+]] = arith.minui %[[NT]], %c16 : index
+// CHECK: %[[FIRSTN:.+]] = arith.divui %[[TID]], %[[INNER]] : index
+// CHECK: %[[NSTEP:.+]] = arith.divui %[[NT]], %[[INNER]] : index
+// CHECK: scf.for %[[BATCH:.+]] = %[[FIRSTN]] to %c4 step %[[NSTEP]] iter_args(%{{.+}}) -> (vector<4xf32>)
 // CHECK: scf.for %[[I:.+]] = %{{.+}} to %c64 step %{{.+}} iter_args(%{{.+}}) -> (vector<4xf32>)
 // CHECK: vector.load %[[X]][%[[BATCH]], %[[CH]], %[[I]]] {alignment = 16 : i64} : memref<4x16x64xf32>, vector<4xf32>
 // CHECK: gpu.all_reduce add
@@ -321,7 +333,7 @@ func.func @uneven_resident_row(%x: memref<?x1000xf32>, %g: memref<1000xf32>, %y:
 // BatchNorm training over 32x64x56x56: 64 channels would be 64 blocks on a
 // GPU of 132 SMs. Each channel is split into 5 parts along N (a block each,
 // 320 blocks), over three launches in one kernel module that share a
-// workspace global (Σx and max|x| per part; Σd and Σd² per part, every block
+// workspace (Σx and max|x| per part; Σd and Σd² per part, every block
 // combining its channel's partials in part order; then the statistics and
 // the normalize pass, the first part writing the saved and running
 // statistics). Part p covers [p·32/5, (p+1)·32/5) of N.
@@ -340,7 +352,13 @@ func.func @uneven_resident_row(%x: memref<?x1000xf32>, %g: memref<1000xf32>, %y:
 // CHECK: %[[HIDIV:.+]] = arith.divui %[[HIGH]], %c5 : index
 // CHECK: %[[LAST:.+]] = arith.cmpi eq, %[[NEXT]], %c5 : index
 // CHECK: %[[HI:.+]] = arith.select %[[LAST]], %c32, %[[HIDIV]] : index
-// CHECK: scf.for %{{.+}} = %[[LO]] to %[[HI]] step %c1 iter_args({{.+}}) -> (vector<4xf32>, vector<4xi32>)
+// The run (784 vectors) covers the block: every thread strides over it,
+// each part's rows one after the other.
+// CHECK: %[[INNER:.+]] = arith.minui %[[NT:.+]], %c1024 : index
+// CHECK: %[[FIRST:.+]] = arith.divui %{{.+}}, %[[INNER]] : index
+// CHECK: %[[FROM:.+]] = arith.addi %[[LO]], %[[FIRST]] : index
+// CHECK: %[[ROWSTEP:.+]] = arith.divui %[[NT]], %[[INNER]] : index
+// CHECK: scf.for %{{.+}} = %[[FROM]] to %[[HI]] step %[[ROWSTEP]] iter_args({{.+}}) -> (vector<4xf32>, vector<4xi32>)
 // CHECK: gpu.all_reduce add
 // CHECK: gpu.all_reduce maxsi
 // CHECK: memref.store %{{.+}}, %[[WSM]][%{{.+}}] : memref<1280xf32>
@@ -446,5 +464,36 @@ func.func @copy_between_device_buffers(%x: memref<8x64xf32>, %y: memref<8x64xf32
   memref.copy %running, %updated : memref<64xf32> to memref<64xf32>
   norm.normalize standard axes = [1] epsilon = 1.0e-05
       ins(%x : memref<8x64xf32>) outs(%y : memref<8x64xf32>)
+  return
+}
+
+// -----
+
+// BatchNorm over a dynamic [N, C, H·W]: H·W may be 1 at run time
+// (BatchNorm1d over [N, C]). The threads along the run are the least power
+// of two covering its vectors, at most the block; the rest stride over the
+// part's batch rows, so a long channel is never one thread's sequential sum.
+// CHECK-LABEL: func.func @batch_norm_over_nc
+// CHECK: gpu.launch {{.+}} threads(%[[TID:[a-z0-9_]+]], %{{.+}}, %{{.+}}) in (%[[NT:[a-z0-9_]+]] = %c256, %{{.+}} = %c1, %{{.+}} = %c1) module(@[[WS:[a-z0-9_]+]]_split_kernels) function(@[[WS]]_split_partial)
+// CHECK: %[[VECTORS:.+]] = arith.ceildivui %[[LEN:.+]], %c4 : index
+// CHECK: %[[LE512:.+]] = arith.cmpi ule, %[[VECTORS]], %c512 : index
+// CHECK: arith.select %[[LE512]], %c512, %c1024 : index
+// CHECK-COUNT-8: arith.select
+// CHECK: %[[LE1:.+]] = arith.cmpi ule, %[[VECTORS]], %c1 : index
+// CHECK: %[[POW2:.+]] = arith.select %[[LE1]], %c1, %{{.+}} : index
+// CHECK: %[[INNER:.+]] = arith.minui %[[POW2]], %[[NT]] : index
+// CHECK: %[[LANE:.+]] = arith.remui %[[TID]], %[[INNER]] : index
+// CHECK: %[[ROW:.+]] = arith.divui %[[TID]], %[[INNER]] : index
+// CHECK: %[[FROM:.+]] = arith.addi %{{.+}}, %[[ROW]] : index
+// CHECK: %[[ROWSTEP:.+]] = arith.divui %[[NT]], %[[INNER]] : index
+// CHECK: scf.for %{{.+}} = %[[FROM]] to %{{.+}} step %[[ROWSTEP]]
+// CHECK: %[[START:.+]] = arith.muli %[[LANE]], %c4 : index
+// CHECK: %[[STEP:.+]] = arith.muli %[[INNER]], %c4 : index
+// CHECK: scf.for %{{.+}} = %[[START]] to %[[LEN]] step %[[STEP]]
+func.func @batch_norm_over_nc(%x: memref<?x?x?xf32>, %rm: memref<?xf32>, %rv: memref<?xf32>, %y: memref<?x?x?xf32>, %sm: memref<?xf32>, %sv: memref<?xf32>) {
+  norm.normalize standard axes = [0, 2] epsilon = 1.0e-05 momentum = 0.1 unbiased saved_variance
+      ins(%x : memref<?x?x?xf32>) outs(%y : memref<?x?x?xf32>)
+      saved(%sm, %sv : memref<?xf32>, memref<?xf32>)
+      running(%rm, %rv : memref<?xf32>, memref<?xf32>)
   return
 }
