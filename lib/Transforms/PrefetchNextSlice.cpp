@@ -22,6 +22,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 #include "llvm/ADT/MapVector.h"
 
@@ -49,14 +50,30 @@ struct SliceRead {
   unsigned forallDim;
   /// How far the index moves per step of the variable: 1 when it is the
   /// variable, the rows of a tile when it is a row of a multi-row tile
-  /// (`iv * rows + row`).
+  /// (`iv * rows + row`; a run-time count when the rows are: `scaleMap` of
+  /// `scaleOperands`, defined before the forall).
   int64_t ivScale = 1;
+  AffineMap scaleMap;
+  SmallVector<Value> scaleOperands;
+  /// Whether the index is a row of a tile (the next tile's may be past the
+  /// last row).
+  bool tileRow = false;
+};
+
+/// How far an index moves per unit step of a forall variable.
+struct IndexScale {
+  std::optional<int64_t> constant;
+  AffineMap map;
+  SmallVector<Value> operands;
 };
 } // namespace
 
 /// How far `index` moves per unit step of `iv` when it is an affine.apply
-/// linear in `iv` (a multi-row tile's row: iv * rows + row), or nothing.
-static std::optional<int64_t> getIndexScale(Value index, Value iv) {
+/// linear in `iv` (a multi-row tile's row: iv * rows + row): a positive
+/// constant, or an expression of values defined outside `forall` that is at
+/// least 1 (a run-time count of rows); else nothing.
+static std::optional<IndexScale> getIndexScale(scf::ForallOp forall,
+                                               Value index, Value iv) {
   auto apply = index.getDefiningOp<affine::AffineApplyOp>();
   if (!apply)
     return std::nullopt;
@@ -71,11 +88,71 @@ static std::optional<int64_t> getIndexScale(Value index, Value iv) {
                            : getAffineSymbolExpr(p - map.getNumDims(), ctx);
   AffineExpr expr = map.getResult(0);
   AffineExpr moved = expr.replace(operand, operand + 1);
-  auto delta = dyn_cast<AffineConstantExpr>(
-      simplifyAffineExpr(moved - expr, map.getNumDims(), map.getNumSymbols()));
-  if (!delta || delta.getValue() < 1)
+  AffineExpr delta =
+      simplifyAffineExpr(moved - expr, map.getNumDims(), map.getNumSymbols());
+  if (auto constant = dyn_cast<AffineConstantExpr>(delta)) {
+    if (constant.getValue() < 1)
+      return std::nullopt;
+    return IndexScale{constant.getValue(), AffineMap(), {}};
+  }
+  // A product of symbols (iv * rows for a run-time count of rows) is
+  // semi-affine, which the simplification leaves alone: a sum of terms of
+  // which one is `iv * scale`, no other using iv.
+  auto uses = [&](AffineExpr e) {
+    bool found = false;
+    e.walk([&](AffineExpr sub) { found |= sub == operand; });
+    return found;
+  };
+  SmallVector<AffineExpr> terms, pending = {expr};
+  while (!pending.empty()) {
+    AffineExpr e = pending.pop_back_val();
+    auto binary = dyn_cast<AffineBinaryOpExpr>(e);
+    if (binary && binary.getKind() == AffineExprKind::Add) {
+      pending.push_back(binary.getLHS());
+      pending.push_back(binary.getRHS());
+      continue;
+    }
+    if (uses(e))
+      terms.push_back(e);
+  }
+  if (terms.size() != 1)
     return std::nullopt;
-  return delta.getValue();
+  auto product = dyn_cast<AffineBinaryOpExpr>(terms.front());
+  if (!product || product.getKind() != AffineExprKind::Mul)
+    return std::nullopt;
+  if (product.getLHS() == operand && !uses(product.getRHS()))
+    delta = product.getRHS();
+  else if (product.getRHS() == operand && !uses(product.getLHS()))
+    delta = product.getLHS();
+  else
+    return std::nullopt;
+  // The delta as a map of the operands it uses (symbols), which must not
+  // vary within the forall.
+  SmallVector<Value> used;
+  DenseMap<AffineExpr, AffineExpr> renamed;
+  for (auto [k, value] : llvm::enumerate(operands)) {
+    bool isDim = k < map.getNumDims();
+    AffineExpr position =
+        isDim ? getAffineDimExpr(k, ctx)
+              : getAffineSymbolExpr(k - map.getNumDims(), ctx);
+    if (isDim ? !delta.isFunctionOfDim(k)
+              : !delta.isFunctionOfSymbol(k - map.getNumDims()))
+      continue;
+    if (!forall.isDefinedOutsideOfLoop(value))
+      return std::nullopt;
+    renamed[position] = getAffineSymbolExpr(used.size(), ctx);
+    used.push_back(value);
+  }
+  operands = used;
+  AffineMap deltaMap =
+      AffineMap::get(0, used.size(), delta.replace(renamed), ctx);
+  FailureOr<int64_t> lower = ValueBoundsConstraintSet::computeConstantBound(
+      presburger::BoundType::LB,
+      ValueBoundsConstraintSet::Variable(deltaMap, operands),
+      /*stopCondition=*/nullptr);
+  if (failed(lower) || *lower < 1)
+    return std::nullopt;
+  return IndexScale{std::nullopt, deltaMap, operands};
 }
 
 /// `read` as a SliceRead of `forall`, or nothing.
@@ -104,7 +181,8 @@ static std::optional<SliceRead> getSliceRead(scf::ForallOp forall,
     if (iv != ivs.end()) {
       unsigned forallDim = iv - ivs.begin();
       if (!found || forallDim > found->forallDim)
-        found = SliceRead{read, loop, static_cast<unsigned>(d), forallDim};
+        found = SliceRead{read, loop, static_cast<unsigned>(d), forallDim, 1,
+                          AffineMap(), {}, /*tileRow=*/false};
       continue;
     }
     // Other indices stay the same within the slice's pass.
@@ -112,12 +190,18 @@ static std::optional<SliceRead> getSliceRead(scf::ForallOp forall,
       return std::nullopt;
     // A row of a multi-row tile: the next tile's row is `ivScale` on.
     for (auto [k, iv] : llvm::enumerate(ivs)) {
-      std::optional<int64_t> scale = getIndexScale(index, iv);
+      std::optional<IndexScale> scale = getIndexScale(forall, index, iv);
       if (!scale)
         continue;
       if (!found || k > found->forallDim)
-        found = SliceRead{read, loop, static_cast<unsigned>(d),
-                          static_cast<unsigned>(k), *scale};
+        found = SliceRead{read,
+                          loop,
+                          static_cast<unsigned>(d),
+                          static_cast<unsigned>(k),
+                          scale->constant.value_or(0),
+                          scale->map,
+                          scale->operands,
+                          /*tileRow=*/true};
     }
   }
   return found;
@@ -159,6 +243,8 @@ private:
   std::optional<int64_t> getStaticSliceBytes();
   /// The same at run time, at the start of the forall body.
   Value createSliceBytes();
+  /// How far the slice's index moves per step of its forall variable.
+  Value createScale(const SliceRead &slice);
   /// The slice prefetched when `prefetch` (else the current one).
   Value createNextSliceIndex(Value prefetch);
   void prefetchIn(scf::ForOp loop, Value nextSlice);
@@ -185,6 +271,8 @@ std::optional<int64_t> SlicePrefetcher::getStaticSliceBytes() {
   for (int64_t d : getSliceDims()) {
     // A multi-row tile's rows.
     if (d == reads.front().sliceDim) {
+      if (reads.front().scaleMap)
+        return std::nullopt;
       bytes *= reads.front().ivScale;
       continue;
     }
@@ -204,11 +292,16 @@ Value SlicePrefetcher::createSliceBytes() {
     bytes = arith::MulIOp::create(
         rewriter, loc, bytes,
         d == reads.front().sliceDim
-            ? arith::ConstantIndexOp::create(rewriter, loc,
-                                             reads.front().ivScale)
-                  .getResult()
+            ? createScale(reads.front())
             : memref::DimOp::create(rewriter, loc, base, d).getResult());
   return bytes;
+}
+
+Value SlicePrefetcher::createScale(const SliceRead &slice) {
+  if (!slice.scaleMap)
+    return arith::ConstantIndexOp::create(rewriter, loc, slice.ivScale);
+  return affine::AffineApplyOp::create(rewriter, loc, slice.scaleMap,
+                                       slice.scaleOperands);
 }
 
 Value SlicePrefetcher::createNextSliceIndex(Value prefetch) {
@@ -246,8 +339,18 @@ void SlicePrefetcher::prefetchIn(scf::ForOp loop, Value nextSlice) {
       Value moved = arith::MulIOp::create(
           rewriter, loopLoc,
           arith::SubIOp::create(rewriter, loopLoc, nextSlice, iv),
-          arith::ConstantIndexOp::create(rewriter, loopLoc, slice.ivScale));
+          createScale(slice));
       nextIndex = arith::AddIOp::create(rewriter, loopLoc, index, moved);
+      // The next tile may be a partial last one: its row r is then the
+      // last row (in bounds, and cached by then).
+      if (slice.tileRow) {
+        Value rows = memref::DimOp::create(rewriter, loopLoc, read.getBase(),
+                                           slice.sliceDim);
+        Value last = arith::SubIOp::create(
+            rewriter, loopLoc, rows,
+            arith::ConstantIndexOp::create(rewriter, loopLoc, 1));
+        nextIndex = arith::MinUIOp::create(rewriter, loopLoc, nextIndex, last);
+      }
     }
     rewriter.setInsertionPoint(read);
     for (int64_t offset = 0; offset < vectorBytes; offset += kPrefetchBytes) {

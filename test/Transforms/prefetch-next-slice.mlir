@@ -316,7 +316,8 @@ func.func @passes_in_blocks(%x: memref<?x8192xf32>, %y: memref<?xf32>) {
 
 // A multi-row tile (8 rows of 128 f32, a row per step of a loop in each
 // pass): the second pass over row r of tile t prefetches row r of tile t + 1
-// (8 rows on; the last tile its own), r + 8 · (next - t).
+// (8 rows on; the last tile its own), r + 8 · (next - t), clamped to the
+// last row (a partial last tile has fewer rows).
 // CHECK-LABEL: func.func @row_tiles
 // CHECK-SAME: (%[[X:.+]]: memref<?x128xf32>, %[[Y:.+]]: memref<?x128xf32>, %[[TILES:.+]]: index)
 // CHECK: scf.forall (%[[T:.+]]) in (%[[TILES]]) {
@@ -331,8 +332,11 @@ func.func @passes_in_blocks(%x: memref<?x8192xf32>, %y: memref<?xf32>) {
 // CHECK:     %[[STEPS:.+]] = arith.subi %[[TILE]], %[[T]]
 // CHECK:     %[[ON:.+]] = arith.muli %[[STEPS]], %c8
 // CHECK:     %[[NEXTROW:.+]] = arith.addi %[[ROW]], %[[ON]]
+// CHECK:     %[[ROWS:.+]] = memref.dim %[[X]], %c0
+// CHECK:     %[[LAST:.+]] = arith.subi %[[ROWS]], %c1
+// CHECK:     %[[CLAMPED:.+]] = arith.minui %[[NEXTROW]], %[[LAST]]
 // CHECK:     scf.for %[[K:[a-z0-9]+]] =
-// CHECK:       memref.prefetch %[[X]][%[[NEXTROW]], %[[K]]], read, locality<2>, data
+// CHECK:       memref.prefetch %[[X]][%[[CLAMPED]], %[[K]]], read, locality<2>, data
 // CHECK:       vector.transfer_read %[[X]][%[[ROW]], %[[K]]]
 // CHECK:   scf.for
 // CHECK-NOT: memref.prefetch
@@ -434,6 +438,85 @@ func.func @large_row_tiles(%x: memref<?x65536xf32>, %y: memref<?x65536xf32>, %ti
         %e = vector.transfer_read %x[%row, %j], %p {in_bounds = [true]} : memref<?x65536xf32>, vector<32xf32>
         %d = arith.mulf %e, %mb : vector<32xf32>
         vector.transfer_write %d, %y[%row, %j] {in_bounds = [true]} : vector<32xf32>, memref<?x65536xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// Rows per tile known at run time only (a dynamic row length picks 8 or
+// 16; at least 1 is what the rewrite needs): tile t's row r is r + t · rows,
+// and the next tile's row r + rows · (next - t).
+// CHECK-LABEL: func.func @dynamic_row_tiles
+// CHECK-SAME: (%[[X:.+]]: memref<?x128xf32>, %[[Y:.+]]: memref<?x128xf32>, %[[TILES:.+]]: index, %{{.+}}: i1)
+// CHECK: %[[RPT:.+]] = arith.select
+// CHECK: scf.forall (%[[T:.+]]) in (%[[TILES]]) {
+// CHECK:   %[[TILE:.+]] = arith.select
+// CHECK:   scf.for
+// CHECK-NOT: memref.prefetch
+// CHECK:     vector.transfer_read
+// CHECK:   scf.for %[[R1:[a-z0-9]+]] =
+// CHECK:     %[[ROW:.+]] = affine.apply #{{.+}}()[%[[R1]], %[[T]], %[[RPT]]]
+// CHECK:     %[[STEPS:.+]] = arith.subi %[[TILE]], %[[T]]
+// CHECK:     %[[SCALE:.+]] = affine.apply #{{.+}}()[%[[RPT]]]
+// CHECK:     %[[ON:.+]] = arith.muli %[[STEPS]], %[[SCALE]]
+// CHECK:     %[[NEXTROW:.+]] = arith.addi %[[ROW]], %[[ON]]
+// CHECK:     %[[CLAMPED:.+]] = arith.minui %[[NEXTROW]], %{{.+}}
+// CHECK:     scf.for %[[K:[a-z0-9]+]] =
+// CHECK:       memref.prefetch %[[X]][%[[CLAMPED]], %[[K]]], read, locality<2>, data
+// CHECK:       vector.transfer_read %[[X]][%[[ROW]], %[[K]]]
+// The tile's size is known at run time only: the last pass prefetches too,
+// the next tile where the tile is over second-pass-bytes, else its own.
+// CHECK:   scf.for
+// CHECK:       memref.prefetch
+// CHECK:       vector.transfer_write
+func.func @dynamic_row_tiles(%x: memref<?x128xf32>, %y: memref<?x128xf32>, %tiles: index, %wide: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %rows = arith.select %wide, %c16, %c8 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %p = ub.poison : f32
+  %zero = arith.constant dense<0.0> : vector<32xf32>
+  %lanes = arith.constant dense<0.0> : vector<16xf32>
+  scf.forall (%t) in (%tiles) {
+    %s = scf.for %r = %c0 to %rows step %c1 iter_args(%l = %lanes) -> (vector<16xf32>) {
+      %row = affine.apply affine_map<()[s0, s1, s2] -> (s0 + s1 * s2)>()[%r, %t, %rows]
+      %v = scf.for %j = %c0 to %c128 step %c32 iter_args(%a = %zero) -> (vector<32xf32>) {
+        %e = vector.transfer_read %x[%row, %j], %p {in_bounds = [true]} : memref<?x128xf32>, vector<32xf32>
+        %n = arith.addf %a, %e : vector<32xf32>
+        scf.yield %n : vector<32xf32>
+      }
+      %h = vector.reduction <add>, %v : vector<32xf32> into f32
+      %u = vector.insert %h, %l [%r] : f32 into vector<16xf32>
+      scf.yield %u : vector<16xf32>
+    }
+    %q = scf.for %r = %c0 to %rows step %c1 iter_args(%l = %lanes) -> (vector<16xf32>) {
+      %row = affine.apply affine_map<()[s0, s1, s2] -> (s0 + s1 * s2)>()[%r, %t, %rows]
+      %m = vector.extract %s[%r] : f32 from vector<16xf32>
+      %mb = vector.broadcast %m : f32 to vector<32xf32>
+      %v = scf.for %j = %c0 to %c128 step %c32 iter_args(%a = %zero) -> (vector<32xf32>) {
+        %e = vector.transfer_read %x[%row, %j], %p {in_bounds = [true]} : memref<?x128xf32>, vector<32xf32>
+        %d = arith.subf %e, %mb : vector<32xf32>
+        %n = arith.addf %a, %d : vector<32xf32>
+        scf.yield %n : vector<32xf32>
+      }
+      %h = vector.reduction <add>, %v : vector<32xf32> into f32
+      %u = vector.insert %h, %l [%r] : f32 into vector<16xf32>
+      scf.yield %u : vector<16xf32>
+    }
+    scf.for %r = %c0 to %rows step %c1 {
+      %row = affine.apply affine_map<()[s0, s1, s2] -> (s0 + s1 * s2)>()[%r, %t, %rows]
+      %m = vector.extract %q[%r] : f32 from vector<16xf32>
+      %mb = vector.broadcast %m : f32 to vector<32xf32>
+      scf.for %j = %c0 to %c128 step %c32 {
+        %e = vector.transfer_read %x[%row, %j], %p {in_bounds = [true]} : memref<?x128xf32>, vector<32xf32>
+        %d = arith.mulf %e, %mb : vector<32xf32>
+        vector.transfer_write %d, %y[%row, %j] {in_bounds = [true]} : vector<32xf32>, memref<?x128xf32>
       }
     }
   }
