@@ -197,6 +197,73 @@ struct ReadOfSplatTensor : OpRewritePattern<vector::TransferReadOp> {
   }
 };
 
+/// The tensor whose shape `value` has, through the ops that keep their
+/// destination's: transfer_writes (masked or not) and destination-style ops.
+/// ValueBounds stops at a masked write's vector.mask.
+Value getShapeSource(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto mask = dyn_cast<vector::MaskOp>(def)) {
+      Operation *masked = mask.getMaskableOp();
+      if (!masked || masked->getNumResults() != def->getNumResults())
+        break;
+      def = masked;
+    }
+    if (auto write = dyn_cast<vector::TransferWriteOp>(def)) {
+      value = write.getBase();
+      continue;
+    }
+    auto destination = dyn_cast<DestinationStyleOpInterface>(def);
+    if (!destination || !destination.hasPureTensorSemantics())
+      break;
+    value = destination.getTiedOpOperand(cast<OpResult>(value))->get();
+  }
+  return value;
+}
+
+/// Whether `size` is dim `d` of tensor `value`: read off the op that sizes
+/// it where it can be (the common case, and far cheaper), else proved with
+/// ValueBounds.
+bool isSizeOfDim(OpFoldResult size, Value value, int64_t d) {
+  auto type = cast<RankedTensorType>(value.getType());
+  std::optional<int64_t> constant = getConstantIntValue(size);
+  if (!type.isDynamicDim(d) && constant)
+    return *constant == type.getDimSize(d);
+  Value source = getShapeSource(value);
+  OpFoldResult known;
+  if (auto empty = source.getDefiningOp<tensor::EmptyOp>())
+    known = empty.getDynamicSize(d);
+  else if (auto slice = source.getDefiningOp<tensor::ExtractSliceOp>();
+           slice && slice.getSourceType().getRank() == type.getRank())
+    known = slice.getMixedSizes()[d];
+  if (known && known == size)
+    return true;
+  FailureOr<bool> equal = ValueBoundsConstraintSet::areEqual(
+      ValueBoundsConstraintSet::Variable(size),
+      ValueBoundsConstraintSet::Variable(source, d));
+  return succeeded(equal) && *equal;
+}
+
+/// The constant upper bound of dim `d` of tensor `value`, or failure.
+FailureOr<int64_t> getDimUpperBound(Value value, int64_t d) {
+  return ValueBoundsConstraintSet::computeConstantBound(
+      presburger::BoundType::UB,
+      ValueBoundsConstraintSet::Variable(getShapeSource(value), d),
+      /*stopCondition=*/nullptr, /*closedUB=*/true);
+}
+
+/// Whether `mask` is a create_mask of the sizes of `tensor` (a partial
+/// tile's statistics, written whole).
+bool isMaskOfShape(Value mask, Value tensor) {
+  auto create = mask ? mask.getDefiningOp<vector::CreateMaskOp>() : nullptr;
+  auto type = dyn_cast<RankedTensorType>(tensor.getType());
+  if (!create || !type || create.getNumOperands() != type.getRank())
+    return false;
+  for (auto [d, size] : llvm::enumerate(create.getOperands()))
+    if (!isSizeOfDim(size, tensor, d))
+      return false;
+  return true;
+}
+
 /// The vector that wholly writes `tensor`, as a 1-D vector, or null: a static
 /// tensor whose dims but the innermost are unit (a multi-row tile's
 /// statistics, [rows] or [1, ..., rows]) written at 0 by one unmasked,
@@ -204,17 +271,23 @@ struct ReadOfSplatTensor : OpRewritePattern<vector::TransferReadOp> {
 Value getWholeWrittenVector(OpBuilder &b, Value tensor) {
   auto write = tensor.getDefiningOp<vector::TransferWriteOp>();
   auto type = dyn_cast<RankedTensorType>(tensor.getType());
-  if (!write || !type || type.getRank() == 0 || !type.hasStaticShape() ||
+  if (!write || !type || type.getRank() == 0 ||
       !llvm::all_of(type.getShape().drop_back(),
                     [](int64_t size) { return size == 1; }) ||
-      write.getMask() || write.hasOutOfBoundsDim() ||
-      write.getVectorType().getNumElements() != type.getNumElements() ||
+      write.hasOutOfBoundsDim() ||
       !write.getPermutationMap().isMinorIdentity() ||
       !llvm::all_of(write.getIndices(),
                     [](Value i) { return isZeroInteger(i); }))
     return Value();
+  // Every element: an unmasked write of as many, or (a partial tile's) a
+  // write masked to the tensor's size.
+  int64_t lanes = write.getVectorType().getNumElements();
+  if (write.getMask() ? !isMaskOfShape(write.getMask(), tensor)
+                      : (!type.hasStaticShape() ||
+                         lanes != type.getNumElements()))
+    return Value();
   Value vector = write.getVector();
-  auto flat = VectorType::get({type.getNumElements()}, type.getElementType());
+  auto flat = VectorType::get({lanes}, type.getElementType());
   if (vector.getType() == flat)
     return vector;
   return vector::ShapeCastOp::create(b, write.getLoc(), flat, vector);
@@ -236,15 +309,27 @@ struct ForwardLaneOfWrite : OpRewritePattern<vector::TransferReadOp> {
   LogicalResult matchAndRewrite(vector::TransferReadOp read,
                                 PatternRewriter &rewriter) const override {
     auto tensor = dyn_cast<RankedTensorType>(read.getBase().getType());
-    if (!tensor || read.getMask() || !isInnermostIndex(read.getIndices()) ||
+    if (!tensor || !isInnermostIndex(read.getIndices()) ||
         !read.getBase().getDefiningOp<vector::TransferWriteOp>())
       return rewriter.notifyMatchFailure(read, "not a read of one vector");
     VectorType type = read.getVectorType();
     AffineMap map = read.getPermutationMap();
     Value index = read.getIndices().back();
-    bool whole = type.getNumElements() == tensor.getNumElements() &&
-                 map.isMinorIdentity() && isZeroInteger(index) &&
+    bool whole = map.isMinorIdentity() && isZeroInteger(index) &&
                  !read.hasOutOfBoundsDim();
+    if (read.getMask()) {
+      // A partial tile's statistics, read whole: the lanes the mask drops
+      // are poison in the read, which the written vector's refine.
+      auto create = read.getMask().getDefiningOp<vector::CreateMaskOp>();
+      if (!whole || !create || !read.getPadding().getDefiningOp<ub::PoisonOp>())
+        return rewriter.notifyMatchFailure(read, "not a whole masked read");
+      if (!isSizeOfDim(create.getOperands().back(), read.getBase(),
+                       tensor.getRank() - 1))
+        return rewriter.notifyMatchFailure(read, "not a whole masked read");
+    } else {
+      whole &= tensor.hasStaticShape() &&
+               type.getNumElements() == tensor.getNumElements();
+    }
     // One element, broadcast to every lane of the read.
     bool oneElement = llvm::all_of(map.getResults(), [](AffineExpr expr) {
       auto constant = dyn_cast<AffineConstantExpr>(expr);
@@ -253,7 +338,9 @@ struct ForwardLaneOfWrite : OpRewritePattern<vector::TransferReadOp> {
     if (!whole && !oneElement && type.getNumElements() != 1)
       return rewriter.notifyMatchFailure(read, "not a read of one element");
     Value written = getWholeWrittenVector(rewriter, read.getBase());
-    if (!written)
+    if (!written ||
+        (whole && cast<VectorType>(written.getType()).getNumElements() !=
+                      type.getNumElements()))
       return rewriter.notifyMatchFailure(read, "not a read of one vector");
     if (whole) {
       if (written.getType() == type)
@@ -293,46 +380,118 @@ struct ForwardLaneOfWriteToExtract : OpRewritePattern<tensor::ExtractOp> {
 /// The branches' values then pass in registers once vectorized.
 struct ScalarizeStaticIfResults : OpRewritePattern<scf::IfOp> {
   using OpRewritePattern::OpRewritePattern;
+  /// A result as a value: its vector type and, for a partial tile's
+  /// statistics (a dynamic innermost size with a small constant bound), the
+  /// size, defined before the if.
+  struct ResultValue {
+    Type type;
+    Value size;
+  };
+
+  static FailureOr<ResultValue> getResultValue(scf::IfOp branch,
+                                               unsigned i) {
+    auto tensor = dyn_cast<RankedTensorType>(branch.getResultTypes()[i]);
+    if (!tensor || tensor.getRank() == 0) {
+      if (tensor && tensor.hasStaticShape())
+        return ResultValue{tensor.getElementType(), Value()};
+      return failure();
+    }
+    if (tensor.hasStaticShape()) {
+      if (tensor.getNumElements() > kMaxElements)
+        return failure();
+      if (tensor.getNumElements() == 1)
+        return ResultValue{tensor.getElementType(), Value()};
+      return ResultValue{
+          VectorType::get(tensor.getShape(), tensor.getElementType()),
+          Value()};
+    }
+    // Dynamic: unit dims but the innermost, whose size one branch's value
+    // has from a tensor.empty of a size defined before the if.
+    int64_t rank = tensor.getRank();
+    if (!llvm::all_of(tensor.getShape().drop_back(),
+                      [](int64_t size) { return size == 1; }))
+      return failure();
+    Value size;
+    for (Block *block : {branch.thenBlock(), branch.elseBlock()}) {
+      Value yielded = block->getTerminator()->getOperand(i);
+      auto empty = getShapeSource(yielded).getDefiningOp<tensor::EmptyOp>();
+      if (!empty)
+        continue;
+      // The empty (in a branch) uses it: a value from outside the if
+      // dominates the if.
+      Value candidate = empty.getDynamicSize(rank - 1);
+      Operation *scope = isa<BlockArgument>(candidate)
+                             ? candidate.getParentBlock()->getParentOp()
+                             : candidate.getDefiningOp();
+      if (!branch->isAncestor(scope)) {
+        size = candidate;
+        break;
+      }
+    }
+    if (!size)
+      return failure();
+    FailureOr<int64_t> upper = ValueBoundsConstraintSet::computeConstantBound(
+        presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(size),
+        /*stopCondition=*/nullptr, /*closedUB=*/true);
+    if (failed(upper) || *upper < 1 || *upper > kMaxElements)
+      return failure();
+    SmallVector<int64_t> shape(tensor.getShape());
+    shape.back() = *upper;
+    return ResultValue{VectorType::get(shape, tensor.getElementType()), size};
+  }
+
   LogicalResult matchAndRewrite(scf::IfOp branch,
                                 PatternRewriter &rewriter) const override {
-    auto isStatic = [](Type type) {
-      auto tensor = dyn_cast<RankedTensorType>(type);
-      return tensor && tensor.hasStaticShape() &&
-             tensor.getNumElements() <= kMaxElements;
-    };
-    if (branch.getNumResults() == 0 || branch.elseBlock() == nullptr ||
-        !llvm::all_of(branch.getResultTypes(), isStatic))
-      return rewriter.notifyMatchFailure(branch, "not static tensor results");
+    if (branch.getNumResults() == 0 || branch.elseBlock() == nullptr)
+      return rewriter.notifyMatchFailure(branch, "no results");
+    SmallVector<ResultValue> values;
+    for (unsigned i = 0; i < branch.getNumResults(); ++i) {
+      FailureOr<ResultValue> value = getResultValue(branch, i);
+      if (failed(value))
+        return rewriter.notifyMatchFailure(branch,
+                                           "not small tensor results");
+      values.push_back(*value);
+    }
     Location loc = branch.getLoc();
-    auto valueType = [](Type type) -> Type {
-      auto tensor = cast<RankedTensorType>(type);
-      if (tensor.getNumElements() == 1)
-        return tensor.getElementType();
-      return VectorType::get(tensor.getShape(), tensor.getElementType());
-    };
     SmallVector<Type> valueTypes;
-    for (Type type : branch.getResultTypes())
-      valueTypes.push_back(valueType(type));
+    for (const ResultValue &value : values)
+      valueTypes.push_back(value.type);
+    // A partial tile's lanes past its size: poison.
+    auto createMask = [&](const ResultValue &value) -> Value {
+      auto vectorType = cast<VectorType>(value.type);
+      SmallVector<Value> sizes;
+      for (int64_t size : vectorType.getShape().drop_back())
+        sizes.push_back(arith::ConstantIndexOp::create(rewriter, loc, size));
+      sizes.push_back(value.size);
+      return vector::CreateMaskOp::create(
+          rewriter, loc,
+          VectorType::get(vectorType.getShape(), rewriter.getI1Type()), sizes);
+    };
     for (Block *block : {branch.thenBlock(), branch.elseBlock()}) {
       auto yield = cast<scf::YieldOp>(block->getTerminator());
       rewriter.setInsertionPoint(yield);
-      SmallVector<Value> values;
-      for (Value v : yield.getOperands()) {
+      SmallVector<Value> yielded;
+      for (auto [v, value] : llvm::zip(yield.getOperands(), values)) {
         auto tensor = cast<RankedTensorType>(v.getType());
         SmallVector<Value> zeros(
             tensor.getRank(), arith::ConstantIndexOp::create(rewriter, loc, 0));
-        if (tensor.getNumElements() == 1) {
-          values.push_back(tensor::ExtractOp::create(rewriter, loc, v, zeros));
+        if (!isa<VectorType>(value.type)) {
+          yielded.push_back(tensor::ExtractOp::create(rewriter, loc, v, zeros));
           continue;
         }
         Value poison =
             ub::PoisonOp::create(rewriter, loc, tensor.getElementType());
-        values.push_back(vector::TransferReadOp::create(
-            rewriter, loc, cast<VectorType>(valueType(tensor)), v, zeros,
-            poison, SmallVector<bool>(tensor.getRank(), true)));
+        auto read = vector::TransferReadOp::create(
+            rewriter, loc, cast<VectorType>(value.type), v, zeros, poison,
+            SmallVector<bool>(tensor.getRank(), true));
+        yielded.push_back(
+            value.size
+                ? vector::maskOperation(rewriter, read, createMask(value))
+                      ->getResult(0)
+                : Value(read.getResult()));
       }
       rewriter.modifyOpInPlace(
-          yield, [&] { yield.getResultsMutable().assign(values); });
+          yield, [&] { yield.getResultsMutable().assign(yielded); });
     }
     rewriter.setInsertionPoint(branch);
     auto valueIf =
@@ -346,12 +505,16 @@ struct ScalarizeStaticIfResults : OpRewritePattern<scf::IfOp> {
                                 valueIf.getElseRegion().end());
     rewriter.setInsertionPointAfter(valueIf);
     SmallVector<Value> tensors;
-    for (auto [result, type] :
-         llvm::zip(valueIf.getResults(), branch.getResultTypes())) {
+    for (auto [result, type, value] :
+         llvm::zip(valueIf.getResults(), branch.getResultTypes(), values)) {
       auto tensorType = cast<RankedTensorType>(type);
-      Value empty = tensor::EmptyOp::create(
-          rewriter, loc, tensorType.getShape(), tensorType.getElementType());
-      if (tensorType.getNumElements() == 1) {
+      SmallVector<Value> dynamicSizes;
+      if (value.size)
+        dynamicSizes.push_back(value.size);
+      Value empty = tensor::EmptyOp::create(rewriter, loc, tensorType.getShape(),
+                                            tensorType.getElementType(),
+                                            dynamicSizes);
+      if (!isa<VectorType>(value.type)) {
         tensors.push_back(
             linalg::FillOp::create(rewriter, loc, result, empty).getResult(0));
         continue;
@@ -359,10 +522,14 @@ struct ScalarizeStaticIfResults : OpRewritePattern<scf::IfOp> {
       SmallVector<Value> zeros(
           tensorType.getRank(),
           arith::ConstantIndexOp::create(rewriter, loc, 0));
-      tensors.push_back(vector::TransferWriteOp::create(
-                            rewriter, loc, result, empty, zeros,
-                            SmallVector<bool>(tensorType.getRank(), true))
-                            .getResult());
+      auto write = vector::TransferWriteOp::create(
+          rewriter, loc, result, empty, zeros,
+          SmallVector<bool>(tensorType.getRank(), true));
+      tensors.push_back(
+          value.size
+              ? vector::maskOperation(rewriter, write, createMask(value))
+                    ->getResult(0)
+              : Value(write.getResult()));
     }
     rewriter.replaceOp(branch, tensors);
     return success();
@@ -391,6 +558,55 @@ struct ForwardMaskedWrite : OpRewritePattern<vector::TransferReadOp> {
         !isSameIndices(write.getIndices(), read.getIndices()))
       return rewriter.notifyMatchFailure(read, "not a masked RAW pair");
     rewriter.replaceOp(read, write.getVector());
+    return success();
+  }
+};
+
+/// insert_slice(transfer_write(%v, %empty[0], %mask)) into %d[0, ..., 0]
+/// [1, ..., %s] -> transfer_write(shape_cast(%v), %d[0, ..., 0],
+/// create_mask(1, ..., %s)) when the write covers its tensor: a partial
+/// tile's statistics ([rows]) put back into their unit-leading form
+/// ([1, rows]) stay a masked write, which the reads after it forward.
+struct InsertSliceOfMaskedWrite : OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp insert,
+                                PatternRewriter &rewriter) const override {
+    auto write = insert.getSource().getDefiningOp<vector::TransferWriteOp>();
+    RankedTensorType destType = insert.getDestType();
+    if (!write || !write.getMask() ||
+        !isMaskOfShape(write.getMask(), write.getBase()) ||
+        write.getVectorType().getRank() != 1 ||
+        write.getBase().getType() != insert.getSourceType() ||
+        insert.getSourceType().getRank() != 1 ||
+        !write.getPermutationMap().isMinorIdentity() ||
+        !isZeroInteger(write.getIndices()[0]) ||
+        !llvm::all_of(insert.getMixedOffsets(), isZeroInteger) ||
+        !llvm::all_of(insert.getMixedStrides(), isOneInteger))
+      return rewriter.notifyMatchFailure(insert, "not a masked write's slice");
+    SmallVector<OpFoldResult> sizes = insert.getMixedSizes();
+    if (!llvm::all_of(ArrayRef(sizes).drop_back(), isOneInteger) ||
+        !llvm::all_of(destType.getShape().drop_back(),
+                      [](int64_t size) { return size == 1; }))
+      return rewriter.notifyMatchFailure(insert, "not a unit-leading slice");
+    Location loc = insert.getLoc();
+    int64_t rank = destType.getRank();
+    SmallVector<int64_t> shape(rank, 1);
+    shape.back() = write.getVectorType().getNumElements();
+    Value vector = vector::ShapeCastOp::create(
+        rewriter, loc, VectorType::get(shape, destType.getElementType()),
+        write.getVector());
+    SmallVector<Value> maskSizes;
+    for (OpFoldResult size : sizes)
+      maskSizes.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, size));
+    Value mask = vector::CreateMaskOp::create(
+        rewriter, loc, VectorType::get(shape, rewriter.getI1Type()), maskSizes);
+    SmallVector<Value> zeros(rank,
+                             arith::ConstantIndexOp::create(rewriter, loc, 0));
+    auto masked = vector::TransferWriteOp::create(
+        rewriter, loc, vector, insert.getDest(), zeros,
+        SmallVector<bool>(rank, true));
+    masked.getMaskMutable().assign(mask);
+    rewriter.replaceOp(insert, masked.getResult());
     return success();
   }
 };
@@ -552,13 +768,9 @@ bool coversWhole(Value whole, ArrayRef<OpFoldResult> offsets,
       !llvm::all_of(offsets, isZeroInteger) ||
       !llvm::all_of(strides, isOneInteger))
     return false;
-  for (auto [dim, size] : llvm::enumerate(sizes)) {
-    FailureOr<bool> equal = ValueBoundsConstraintSet::areEqual(
-        ValueBoundsConstraintSet::Variable(size),
-        ValueBoundsConstraintSet::Variable(whole, dim));
-    if (failed(equal) || !*equal)
+  for (auto [dim, size] : llvm::enumerate(sizes))
+    if (!isSizeOfDim(size, whole, dim))
       return false;
-  }
   return true;
 }
 
@@ -686,30 +898,33 @@ private:
   /// Whether [offset, offset + size) is all of dim `d` of `source`.
   static bool isWholeSliceDim(Value source, int64_t d, OpFoldResult offset,
                               OpFoldResult size) {
-    if (!isConstantIntValue(offset, 0))
-      return false;
-    FailureOr<bool> equal = ValueBoundsConstraintSet::areEqual(
-        ValueBoundsConstraintSet::Variable(size),
-        ValueBoundsConstraintSet::Variable(source, d));
-    return succeeded(equal) && *equal;
+    return isConstantIntValue(offset, 0) && isSizeOfDim(size, source, d);
   }
 };
 
-/// Whether the innermost loop of `op` is provably at most `bound` long (the
-/// partial last step of a loop).
-bool hasUpperBound(linalg::LinalgOp op, int64_t bound) {
-  if (op.getNumLoops() == 0)
+/// Whether loop `dim` of `op` (by default the innermost) is provably at
+/// most `bound` long (the partial last step of a loop, a partial tile's
+/// rows).
+bool hasUpperBound(linalg::LinalgOp op, int64_t dim, int64_t bound) {
+  if (dim >= static_cast<int64_t>(op.getNumLoops()))
     return false;
-  OpBuilder b(op);
-  SmallVector<Range> domain =
-      cast<TilingInterface>(op.getOperation()).getIterationDomain(b);
-  OpFoldResult size = domain.back().size;
-  if (auto value = dyn_cast<Value>(size)) {
-    FailureOr<int64_t> upper = ValueBoundsConstraintSet::computeConstantBound(
-        presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(value),
-        /*stopCondition=*/nullptr, /*closedUB=*/true);
-    // The domain's size ops are not used: they fold away.
-    return succeeded(upper) && *upper <= bound;
+  int64_t known = op.getStaticLoopRanges()[dim];
+  if (!ShapedType::isDynamic(known))
+    return known <= bound;
+  // Any operand dim that the loop indexes bounds it (a masked transfer's
+  // result has no bounds of its own; its destination does).
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<RankedTensorType>(operand.get().getType()))
+      continue;
+    for (auto [position, expr] :
+         llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults())) {
+      auto loop = dyn_cast<AffineDimExpr>(expr);
+      if (!loop || loop.getPosition() != dim)
+        continue;
+      FailureOr<int64_t> upper = getDimUpperBound(operand.get(), position);
+      if (succeeded(upper) && *upper <= bound)
+        return true;
+    }
   }
   return false;
 }
@@ -754,7 +969,7 @@ LogicalResult tileToVectorRows(RewriterBase &rewriter, scf::ForallOp forall,
     bool innermostFits = innermostSize == 0 ||
                          (!ShapedType::isDynamic(ranges.back()) &&
                           ranges.back() <= innermostSize) ||
-                         hasUpperBound(op, innermostSize);
+                         hasUpperBound(op, ranges.size() - 1, innermostSize);
     if (!outerUnit || !innermostFits)
       targets.push_back(op);
   });
@@ -973,8 +1188,11 @@ static LogicalResult vectorizeTile(RewriterBase &rewriter, scf::ForallOp forall,
     // A reduction whose static extent is one vector (a slice's partial
     // sums) needs no mask: one horizontal reduction.
     SmallVector<int64_t> ranges = row.getStaticLoopRanges();
-    bool overTileRows =
-        rowsPerTile && ranges.size() == 1 && ranges[0] == rowsPerTile;
+    // A partial tile's statistics: masked lanes.
+    bool overTileRows = rowsPerTile && ranges.size() == 1 &&
+                        (ranges[0] == rowsPerTile ||
+                         (ShapedType::isDynamic(ranges[0]) &&
+                          hasUpperBound(row, /*dim=*/0, rowsPerTile)));
     SmallVector<int64_t> vectorSizes(row.getNumLoops(),
                                      overTileRows ? rowsPerTile : vectorSize);
     if (overTileRows) {
@@ -1026,7 +1244,8 @@ static LogicalResult vectorizeTile(RewriterBase &rewriter, scf::ForallOp forall,
       patterns.add<MergeMaskedWrite, FoldMaskedReadOfSlice,
                    FoldMaskedWriteIntoSlice>(ctx);
     if (rowsPerTile)
-      patterns.add<ForwardLaneOfWrite, ForwardLaneOfWriteToExtract>(ctx);
+      patterns.add<ForwardLaneOfWrite, ForwardLaneOfWriteToExtract,
+                   InsertSliceOfMaskedWrite>(ctx);
     addCanonicalizations(patterns);
     if (failed(applyNested(forall, std::move(patterns))))
       return forall.emitOpError() << "could not simplify the vectorized tile";
@@ -1497,9 +1716,9 @@ static LogicalResult reduceRowInBlocks(RewriterBase &rewriter,
   if (rowsPerTile &&
       (numLoops != 2 || reduction.getNumParallelLoops() != 1 ||
        !linalg::isParallelIterator(reduction.getIteratorTypesArray()[0]) ||
-       reduction.getStaticLoopRanges()[0] != rowsPerTile))
+       !hasUpperBound(reduction, /*dim=*/0, rowsPerTile)))
     return reduction->emitOpError()
-           << "is not a reduction of " << rowsPerTile << " rows";
+           << "is not a reduction of at most " << rowsPerTile << " rows";
   Location loc = reduction.getLoc();
   rewriter.setInsertionPoint(reduction);
   SmallVector<Range> domain = cast<TilingInterface>(reduction.getOperation())
@@ -1525,15 +1744,23 @@ static LogicalResult reduceRowInBlocks(RewriterBase &rewriter,
     auto fill = source.getDefiningOp<linalg::FillOp>();
     if (rowsPerTile) {
       auto rowsType = VectorType::get({rowsPerTile}, type);
-      inits.push_back(fill
-                          ? vector::BroadcastOp::create(rewriter, loc, rowsType,
-                                                        fill.getInputs()[0])
-                                .getResult()
-                          : vector::TransferReadOp::create(
-                                rewriter, loc, rowsType, init, ValueRange{zero},
-                                ub::PoisonOp::create(rewriter, loc, type),
-                                ArrayRef<bool>{true})
-                                .getResult());
+      if (fill) {
+        inits.push_back(vector::BroadcastOp::create(rewriter, loc, rowsType,
+                                                    fill.getInputs()[0]));
+      } else {
+        // The lanes past a partial tile's rows are poison.
+        Value mask = vector::CreateMaskOp::create(
+            rewriter, loc, VectorType::get({rowsPerTile}, rewriter.getI1Type()),
+            ValueRange{sizes[0]});
+        inits.push_back(vector::TransferReadOp::create(
+            rewriter, loc, rowsType, init, ValueRange{zero},
+            ub::PoisonOp::create(rewriter, loc, type), ArrayRef<bool>{true}));
+        if (!isConstantIntValue(domain[0].size, rowsPerTile))
+          inits.back() =
+              vector::maskOperation(rewriter, inits.back().getDefiningOp(),
+                                    mask)
+                  ->getResult(0);
+      }
     } else {
       inits.push_back(
           fill ? fill.getInputs()[0]
@@ -1643,9 +1870,7 @@ static LogicalResult reduceRowInBlocks(RewriterBase &rewriter,
     // values and become its lane of the results.
     ValueRange rowInits = ValueRange(inits).take_front(numOutputs);
     auto rowsLoop = scf::ForOp::create(
-        rewriter, loc, zero,
-        arith::ConstantIndexOp::create(rewriter, loc, rowsPerTile), one,
-        rowInits,
+        rewriter, loc, zero, sizes[0], one, rowInits,
         [&](OpBuilder &b, Location nestedLoc, Value row, ValueRange lanes) {
           SmallVector<Value> totals;
           for (Value lane : lanes)
@@ -1662,16 +1887,24 @@ static LogicalResult reduceRowInBlocks(RewriterBase &rewriter,
         });
     if (!tiled)
       return reduction->emitOpError() << "could not be tiled into blocks";
-    // The rows' totals as the reduction's [rows] results.
+    // The rows' totals as the reduction's [rows] results (a partial tile's
+    // lanes masked).
     SmallVector<Value> results;
+    Value mask = vector::CreateMaskOp::create(
+        rewriter, loc, VectorType::get({rowsPerTile}, rewriter.getI1Type()),
+        ValueRange{sizes[0]});
+    OpFoldResult rowCount = domain[0].size;
     for (unsigned q = 0; q < numOutputs; ++q) {
-      Value empty =
-          tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{rowsPerTile},
-                                  identities[q].getType());
-      results.push_back(vector::TransferWriteOp::create(
-                            rewriter, loc, rowsLoop.getResult(q), empty,
-                            ValueRange{zero}, ArrayRef<bool>{true})
-                            .getResult());
+      Value empty = tensor::EmptyOp::create(
+          rewriter, loc, SmallVector<OpFoldResult>{rowCount},
+          identities[q].getType());
+      auto write = vector::TransferWriteOp::create(
+          rewriter, loc, rowsLoop.getResult(q), empty, ValueRange{zero},
+          ArrayRef<bool>{true});
+      results.push_back(
+          isConstantIntValue(rowCount, rowsPerTile)
+              ? Value(write.getResult())
+              : vector::maskOperation(rewriter, write, mask)->getResult(0));
     }
     rewriter.replaceOp(reduction, results);
     for (linalg::LinalgOp block : blocks)
@@ -1839,138 +2072,149 @@ static LogicalResult rowStatisticsOnTile(RewriterBase &rewriter,
 constexpr int64_t kShortRowTileBytes = 4 * 1024;
 constexpr int64_t kMinRowsPerTile = 8;
 
-/// An op's short rows tiled `rows` at a time: the thread loop over whole
-/// tiles, the tiled op, and the op on the rows they leave (null when none
-/// can be left).
-struct ShortRowTiles {
-  int64_t rows;
+/// An op's rows tiled up to `lanes` at a time: the thread loop over tiles
+/// and the tiled op.
+struct RowTiles {
+  /// The most rows a tile has: its statistics are vectors of that many
+  /// lanes.
+  int64_t lanes;
   scf::ForallOp forall;
   Operation *tiledOp = nullptr;
-  NormalizeOp rest;
 };
 
-/// Tiles the short rows of `op` (one reduced dim, the innermost, of a
-/// static length) on an scf.forall over tiles of `rows` rows, the most, a
-/// power of two up to `maxRows`, whose tile fits in kShortRowTileBytes, and
-/// at least kMinRowsPerTile: a tile's statistics steps (the
-/// divisions, the square root, the retry test) then run once for all of its
-/// rows, where one row per tile pays their latency per row. The last M mod
-/// `rows` rows are left to `rest`. Fails (matches nothing) for other ops.
-static FailureOr<ShortRowTiles> tileShortRows(RewriterBase &rewriter,
-                                              NormalizeOp op, int64_t maxRows) {
+/// The rows per tile for rows of `length` elements of `elementBytes`: the
+/// most, a power of two from kMinRowsPerTile up to `lanes`, whose tile fits
+/// in kShortRowTileBytes, else 1; a run-time select chain for a dynamic
+/// length.
+static OpFoldResult chooseRowsPerTile(OpBuilder &b, Location loc,
+                                      OpFoldResult length,
+                                      int64_t elementBytes, int64_t lanes) {
+  if (std::optional<int64_t> known = getConstantIntValue(length)) {
+    int64_t rows = lanes;
+    while (rows >= kMinRowsPerTile &&
+           rows * *known * elementBytes > kShortRowTileBytes)
+      rows /= 2;
+    return b.getIndexAttr(rows < kMinRowsPerTile ? 1 : rows);
+  }
+  Value rowBytes = arith::MulIOp::create(
+      b, loc, cast<Value>(length),
+      arith::ConstantIndexOp::create(b, loc, elementBytes));
+  Value rows = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t candidate = kMinRowsPerTile; candidate <= lanes;
+       candidate *= 2) {
+    Value fits = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ule, rowBytes,
+        arith::ConstantIndexOp::create(b, loc,
+                                       kShortRowTileBytes / candidate));
+    rows = arith::SelectOp::create(
+        b, loc, fits, arith::ConstantIndexOp::create(b, loc, candidate), rows);
+  }
+  return rows;
+}
+
+/// Tiles the rows of `op` (one reduced dim, the innermost) on one scf.forall
+/// over tiles of `rows` rows (chooseRowsPerTile; the last tile has the
+/// M mod rows left): a tile's statistics steps (the divisions, the square
+/// root, the retry test) then run once for all of its rows, in vectors of
+/// `lanes` lanes, where one row per tile pays their latency per row. One
+/// body serves every row length: a dynamic one chooses `rows` at run time,
+/// long rows one per tile. Fails (matches nothing) for other ops and for
+/// static rows too long to share a tile.
+static FailureOr<RowTiles> tileRows(RewriterBase &rewriter, NormalizeOp op,
+                                    int64_t maxRows) {
   int64_t rank = op.getRank();
   ShapedType type = op.getInputType();
   if (rank < 2 || op.getAxes().size() != 1 || !op.isReductionAxis(rank - 1) ||
       !op.hasPureTensorSemantics())
     return failure();
-  int64_t length = type.getShape()[rank - 1];
+  int64_t lanes = static_cast<int64_t>(
+      llvm::bit_floor(static_cast<uint64_t>(std::max<int64_t>(maxRows, 1))));
+  if (lanes < kMinRowsPerTile)
+    return failure();
   int64_t elementBytes =
       std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
-  int64_t rowCount = type.getShape()[rank - 2];
-  if (ShapedType::isDynamic(length))
-    return failure();
-  // The most rows, a power of two up to maxRows, whose tile fits.
-  int64_t rows = static_cast<int64_t>(
-      llvm::bit_floor(static_cast<uint64_t>(std::max<int64_t>(maxRows, 1))));
-  while (rows > 1 && rows * length * elementBytes > kShortRowTileBytes)
-    rows /= 2;
-  if (rows < kMinRowsPerTile ||
-      (!ShapedType::isDynamic(rowCount) && rowCount < rows))
-    return failure();
-
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   SmallVector<OpFoldResult> sizes =
       tensor::getMixedSizes(rewriter, loc, op.getInput());
+  OpFoldResult rowCount = sizes[rank - 2];
+  OpFoldResult rows = chooseRowsPerTile(rewriter, loc, sizes[rank - 1],
+                                        elementBytes, lanes);
+  std::optional<int64_t> staticRows = getConstantIntValue(rows);
+  std::optional<int64_t> staticCount = getConstantIntValue(rowCount);
+  // Static rows too long to share a tile, or fewer than a tile: one row
+  // per tile (the caller's row form, without vectors of statistics).
+  if (staticRows && (*staticRows == 1 || (staticCount && *staticCount <
+                                                             *staticRows)))
+    return failure();
+  if (staticRows)
+    lanes = *staticRows;
+
   AffineExpr s0 = rewriter.getAffineSymbolExpr(0);
+  AffineExpr s1 = rewriter.getAffineSymbolExpr(1);
   OpFoldResult tiles = affine::makeComposedFoldedAffineApply(
-      rewriter, loc, s0.floorDiv(rows), {sizes[rank - 2]});
+      rewriter, loc, s0.ceilDiv(s1), {rowCount, rows});
   SmallVector<OpFoldResult> upper(sizes.begin(), sizes.end() - 2);
   upper.push_back(tiles);
   auto forall = scf::ForallOp::create(rewriter, loc, upper, op.getDpsInits(),
                                       /*mapping=*/std::nullopt);
 
-  // Tiles op's results at `offsets`/`tileSizes`, on a clone whose inits are
-  // `inits`; returns the tile and the positions of its results.
-  auto tileAt = [&](ValueRange inits, ArrayRef<OpFoldResult> offsets,
-                    ArrayRef<OpFoldResult> tileSizes,
-                    SmallVector<SmallVector<OpFoldResult>> &resultOffsets,
-                    SmallVector<SmallVector<OpFoldResult>> &resultSizes)
-      -> FailureOr<TilingResult> {
-    IRMapping mapping;
-    mapping.map(op.getDpsInits(), inits);
-    auto clone = cast<NormalizeOp>(rewriter.clone(*op, mapping));
-    FailureOr<TilingResult> tiled =
-        clone.getTiledImplementation(rewriter, offsets, tileSizes);
-    if (succeeded(tiled)) {
-      for (unsigned i = 0; i < clone->getNumResults(); ++i)
-        if (failed(clone.getResultTilePosition(rewriter, i, offsets, tileSizes,
-                                               resultOffsets.emplace_back(),
-                                               resultSizes.emplace_back())))
-          tiled = failure();
-    }
-    rewriter.eraseOp(clone);
-    return tiled;
-  };
-  auto unitStrides = [&](size_t n) {
-    return SmallVector<OpFoldResult>(n, rewriter.getIndexAttr(1));
-  };
-
-  // A tile: [1, ..., rows, length] at [ivs..., iv · rows, 0].
+  // A tile: [1, ..., min(rows, M - iv · rows), length] at
+  // [ivs..., iv · rows, 0]; whole tiles when rows divides a static M.
   rewriter.setInsertionPointToStart(forall.getBody());
   SmallVector<OpFoldResult> ivs =
       getAsOpFoldResult(ValueRange(forall.getInductionVars()));
   SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end() - 1);
-  offsets.push_back(affine::makeComposedFoldedAffineApply(
-      rewriter, loc, s0 * rows, {ivs.back()}));
+  OpFoldResult first = affine::makeComposedFoldedAffineApply(
+      rewriter, loc, s0 * s1, {ivs.back(), rows});
+  offsets.push_back(first);
   offsets.push_back(rewriter.getIndexAttr(0));
   SmallVector<OpFoldResult> tileSizes(rank - 2, rewriter.getIndexAttr(1));
-  tileSizes.push_back(rewriter.getIndexAttr(rows));
-  tileSizes.push_back(rewriter.getIndexAttr(length));
-  SmallVector<SmallVector<OpFoldResult>> resultOffsets, resultSizes;
-  FailureOr<TilingResult> tiled = tileAt(forall.getRegionIterArgs(), offsets,
-                                         tileSizes, resultOffsets, resultSizes);
+  if (staticRows && staticCount && *staticCount % *staticRows == 0)
+    tileSizes.push_back(rows);
+  else
+    tileSizes.push_back(affine::makeComposedFoldedAffineMin(
+        rewriter, loc,
+        AffineMap::get(0, 3, {s0, s1 - rewriter.getAffineSymbolExpr(2)},
+                       rewriter.getContext()),
+        {rows, rowCount, first}));
+  tileSizes.push_back(sizes[rank - 1]);
+
+  FailureOr<TilingResult> tiled =
+      op.getTiledImplementation(rewriter, offsets, tileSizes);
   if (failed(tiled))
-    return op->emitOpError() << "could not be tiled into rows of " << rows;
+    return op->emitOpError() << "could not be tiled into tiles of rows";
+  SmallVector<SmallVector<OpFoldResult>> resultOffsets, resultSizes;
+  for (unsigned i = 0; i < op->getNumResults(); ++i)
+    if (failed(op.getResultTilePosition(rewriter, i, offsets, tileSizes,
+                                        resultOffsets.emplace_back(),
+                                        resultSizes.emplace_back())))
+      return op->emitOpError() << "has no position for its tile's results";
+  // The tile's inits are the forall's shared outputs.
+  auto tiledOp = cast<DestinationStyleOpInterface>(tiled->tiledOps.front());
+  for (auto [i, init] : llvm::enumerate(tiledOp.getDpsInitsMutable())) {
+    auto slice = init.get().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice)
+      return op->emitOpError() << "has a tile whose inits are not slices";
+    Value shared = forall.getRegionIterArgs()[i];
+    rewriter.modifyOpInPlace(
+        slice, [&] { slice.getSourceMutable().assign(shared); });
+  }
   rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
   for (auto [i, value] : llvm::enumerate(tiled->tiledValues))
     tensor::ParallelInsertSliceOp::create(
         rewriter, loc, value, forall.getRegionIterArgs()[i], resultOffsets[i],
-        resultSizes[i], unitStrides(resultOffsets[i].size()));
-
-  ShortRowTiles result{rows, forall, tiled->tiledOps.front(), nullptr};
-  if (!ShapedType::isDynamic(rowCount) && rowCount % rows == 0) {
-    rewriter.replaceOp(op, forall.getResults());
-    return result;
-  }
-  // The rows after the last whole tile: [tiles · rows, M).
-  rewriter.setInsertionPointAfter(forall);
-  SmallVector<OpFoldResult> restOffsets(rank, rewriter.getIndexAttr(0));
-  restOffsets[rank - 2] =
-      affine::makeComposedFoldedAffineApply(rewriter, loc, s0 * rows, {tiles});
-  SmallVector<OpFoldResult> restSizes(sizes);
-  AffineExpr s1 = rewriter.getAffineSymbolExpr(1);
-  restSizes[rank - 2] = affine::makeComposedFoldedAffineApply(
-      rewriter, loc, s0 - s1, {sizes[rank - 2], restOffsets[rank - 2]});
-  resultOffsets.clear();
-  resultSizes.clear();
-  FailureOr<TilingResult> rest = tileAt(forall.getResults(), restOffsets,
-                                        restSizes, resultOffsets, resultSizes);
-  if (failed(rest))
-    return op->emitOpError() << "could not tile the rows after whole tiles";
-  SmallVector<Value> replacements;
-  for (auto [i, value] : llvm::enumerate(rest->tiledValues))
-    replacements.push_back(tensor::InsertSliceOp::create(
-        rewriter, loc, value, forall.getResult(i), resultOffsets[i],
-        resultSizes[i], unitStrides(resultOffsets[i].size())));
-  rewriter.replaceOp(op, replacements);
-  result.rest = cast<NormalizeOp>(rest->tiledOps.front());
-  return result;
+        resultSizes[i],
+        SmallVector<OpFoldResult>(resultOffsets[i].size(),
+                                  rewriter.getIndexAttr(1)));
+  rewriter.replaceOp(op, forall.getResults());
+  return RowTiles{lanes, forall, tiled->tiledOps.front()};
 }
 
 /// An op that computes its statistics over its innermost dim: tiled over
-/// threads one slice (row) at a time, or short rows `lanes` at a time
-/// (tileShortRows), each tile's statistics by rowStatisticsOnTile.
+/// threads a tile of rows at a time (tileRows) or, for static rows too
+/// long to share a tile and other slices, one slice (row) at a time, each
+/// tile's statistics by rowStatisticsOnTile.
 static LogicalResult tileRowStatistics(RewriterBase &rewriter, NormalizeOp op,
                                        int64_t lanes) {
   int64_t rank = op.getRank();
@@ -1980,16 +2224,10 @@ static LogicalResult tileRowStatistics(RewriterBase &rewriter, NormalizeOp op,
   bool contiguousSlices =
       llvm::all_of(llvm::seq<int64_t>(rank - numReduced, rank),
                    [&](int64_t d) { return op.isReductionAxis(d); });
-  FailureOr<ShortRowTiles> shortRows = tileShortRows(rewriter, op, lanes);
-  if (succeeded(shortRows)) {
-    if (failed(rowStatisticsOnTile(rewriter, shortRows->forall,
-                                   shortRows->tiledOp, lanes, contiguousSlices,
-                                   shortRows->rows)))
-      return failure();
-    if (!shortRows->rest)
-      return success();
-    op = shortRows->rest;
-  }
+  FailureOr<RowTiles> rowTiles = tileRows(rewriter, op, lanes);
+  if (succeeded(rowTiles))
+    return rowStatisticsOnTile(rewriter, rowTiles->forall, rowTiles->tiledOp,
+                               lanes, contiguousSlices, rowTiles->lanes);
   SmallVector<OpFoldResult> sizes;
   for (int64_t d = 0; d < rank; ++d)
     sizes.push_back(rewriter.getIndexAttr(op.isReductionAxis(d) ? 0 : 1));

@@ -213,9 +213,21 @@ func.func @layer_norm(%x: tensor<8x768xf32>, %init: tensor<8x768xf32>) -> tensor
 // A dynamic row: blocks of 1024 elements (16 steps) whose totals join in
 // compensated scalars, each block's partial last step masked and merged
 // into the partial sums with a select. The first block runs before the loop
-// over the others, so a row of one block runs no block loop.
+// over the others, so a row of one block runs no block loop. The rows per
+// tile follow the row's bytes at run time: 16 rows up to 256 bytes, 8 up to
+// 512, else one; a tile's rows are a loop to min(rows, M - rows t).
 // SLICE-LABEL: func.func @rms_norm_dynamic
-// SLICE: scf.forall
+// SLICE: %[[M:.+]] = tensor.dim %{{.+}}, %c0
+// SLICE: %[[N:.+]] = tensor.dim %{{.+}}, %c1
+// SLICE: %[[BYTES:.+]] = arith.muli %[[N]], %c2
+// SLICE: %[[LE512:.+]] = arith.cmpi ule, %[[BYTES]], %c512
+// SLICE: %[[R8:.+]] = arith.select %[[LE512]], %c8, %c1
+// SLICE: %[[LE256:.+]] = arith.cmpi ule, %[[BYTES]], %c256
+// SLICE: %[[RPT:.+]] = arith.select %[[LE256]], %c16, %[[R8]]
+// SLICE: %[[TILES:.+]] = affine.apply #{{.+}}()[%[[M]], %[[RPT]]]
+// SLICE: scf.forall (%[[T:.+]]) in (%[[TILES]])
+// SLICE: %[[ROWS:.+]] = affine.min #{{.+}}()[%[[RPT]], %[[M]], %[[T]]]
+// SLICE: scf.for %{{.+}} = %{{.+}} to %[[ROWS]] step %c1{{.*}} -> (vector<16xf32>)
 // SLICE: %[[FIRST:.+]] = scf.for {{.*}} -> (vector<64xf32>)
 // SLICE: vector.reduction <add>, %{{.+}} : vector<64xf32> into f32
 // SLICE: scf.for %{{.+}} = %c1024 to %{{.+}} step %c1024 iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (f32, f32)
@@ -304,34 +316,38 @@ func.func @group_norm_channels_last(%x: tensor<2x4x4x32xf32>, %init: tensor<2x4x
 // Short rows (128 f32): tiles of 8 rows (4 KiB, at 256 and 512 bits), each
 // row reduced in its own loop into a lane of the tile's sums, so that the
 // statistics steps (the divisions, the retry test, the square roots) run
-// once per tile in vectors; the normalize step reads its row's lane. The
-// last M mod 8 rows take a row per tile.
+// once per tile in vectors; the normalize step reads its row's lane. One
+// forall over ceil(M / 8) tiles: the last tile takes the min(8, M - 8 t)
+// rows left, its lanes past them masked out of the retry test.
 // SLICE-LABEL: func.func @layer_norm_short_rows
-// SLICE: scf.forall (%{{.+}}) in (%{{.+}}) shared_outs(%{{.+}} = %{{.+}}) -> (tensor<?x128xf32>)
+// SLICE: %[[M:.+]] = tensor.dim %{{.+}}, %c0
+// SLICE: %[[TILES:.+]] = affine.apply #{{.+}}()[%[[M]]]
+// SLICE: scf.forall (%[[T:.+]]) in (%[[TILES]]) shared_outs(%{{.+}} = %{{.+}}) -> (tensor<?x128xf32>)
+// SLICE: %[[FIRST:.+]] = affine.apply #{{.+}}()[%[[T]]]
+// SLICE: %[[ROWS:.+]] = affine.min #{{.+}}()[%[[M]], %[[T]]]
 // SLICE-NOT: tensor.empty
-// SLICE: scf.for %{{.+}} = %{{.+}} to %c8{{.*}} step %c1{{.*}} iter_args(%{{.+}} = %{{.+}}) -> (vector<8xf32>)
+// SLICE: scf.for %{{.+}} = %{{.+}} to %[[ROWS]] step %c1{{.*}} iter_args(%{{.+}} = %{{.+}}) -> (vector<8xf32>)
 // SLICE: vector.reduction <add>, %{{.+}} : vector<64xf32> into f32
 // SLICE: vector.insert %{{.+}}, %{{.+}} [%{{.+}}] : f32 into vector<8xf32>
 // SLICE: arith.divf %{{.+}}, %{{.+}} : vector<8xf32>
-// SLICE: vector.reduction <or>, %{{.+}} : vector<8xi1> into i1
+// SLICE: %[[LIVE:.+]] = vector.create_mask %[[ROWS]] : vector<8xi1>
+// SLICE: vector.mask %[[LIVE]] { vector.reduction <or>, %{{.+}} : vector<8xi1> into i1 } : vector<8xi1> -> i1
 // SLICE: scf.if %{{.+}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // SLICE: math.rsqrt %{{.+}} : vector<8xf32>
 // SLICE-NOT: tensor.empty
 // SLICE: vector.extract %{{.+}}[%{{.+}}] : f32 from vector<8xf32>
 // SLICE-NOT: tensor.empty
-// SLICE: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0] [8, 128] [1, 1]
-// SLICE: scf.forall
-// SLICE: math.rsqrt %{{.+}} : f32
-// SLICE: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0] [1, 128] [1, 1]
+// SLICE: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%[[FIRST]], 0] [%[[ROWS]], 128] [1, 1]
+// SLICE-NOT: scf.forall
 // SLICE-NOT: norm.normalize
 // SLICE256-LABEL: func.func @layer_norm_short_rows
 // SLICE256: scf.forall
-// SLICE256: scf.for %{{.+}} = %{{.+}} to %c8{{.*}} step %c1{{.*}} iter_args(%{{.+}} = %{{.+}}) -> (vector<8xf32>)
+// SLICE256: %[[ROWS:.+]] = affine.min
+// SLICE256: scf.for %{{.+}} = %{{.+}} to %[[ROWS]] step %c1{{.*}} iter_args(%{{.+}} = %{{.+}}) -> (vector<8xf32>)
 // SLICE256: vector.reduction <add>, %{{.+}} : vector<32xf32> into f32
 // SLICE256: scf.if %{{.+}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
-// SLICE256: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0] [8, 128] [1, 1]
-// SLICE256: scf.forall
-// SLICE256: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0] [1, 128] [1, 1]
+// SLICE256: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0] [%[[ROWS]], 128] [1, 1]
+// SLICE256-NOT: scf.forall
 func.func @layer_norm_short_rows(%x: tensor<?x128xf32>, %g: tensor<128xf32>, %b: tensor<128xf32>, %init: tensor<?x128xf32>) -> tensor<?x128xf32> {
   %y = norm.normalize standard axes = [1] epsilon = 1.0e-05
       ins(%x : tensor<?x128xf32>) scale(%g : tensor<128xf32>) bias(%b : tensor<128xf32>) affine_dims = [1]

@@ -6,7 +6,8 @@
 // the ops that compute their statistics through the pass's
 // computed-statistics form (column tiles, accumulators in registers); and
 // LayerNorm / RMSNorm rows through its row strategy (--vector-kernels=0):
-// rows of one step, of blocks with a masked tail, 1x100000 (25 blocks), empty;
+// rows of one step, of blocks with a masked tail, 1x100000 (25 blocks), empty,
+// and short ones whose tiles of 16, 8 or 1 rows are picked at run time;
 // and InstanceNorm over NCHW and LayerNorm over two dims with a 2-D scale,
 // whose reduced dims are collapsed into one row first (H·W = 1, a masked
 // tail, 90000 elements in 22 blocks and a tail, empty); and NCHW GroupNorm,
@@ -32,8 +33,8 @@
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry ln_short_f32_dynamic --vector-kernels=0 --openmp --check --shape 37x128 --shape 2048x128 | FileCheck %s
 // RUN: norm-runner %s --entry in_nchw_short_f32_static --vector-kernels=0 --check | FileCheck %s
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry rms_short_bf16_static --vector-kernels=0 --openmp --check | FileCheck %s
-// RUN: norm-runner %s --entry ln_f32_dynamic --vector-kernels=0 --check --shape 5x4097 --shape 1x100000 --shape 7x63 --shape 3x1 --shape 0x5 | FileCheck %s
-// RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry ln_f32_dynamic --vector-kernels=0 --openmp --check --shape 9x768 --shape 2x8200 | FileCheck %s
+// RUN: norm-runner %s --entry ln_f32_dynamic --vector-kernels=0 --check --shape 5x4097 --shape 1x100000 --shape 7x63 --shape 3x1 --shape 0x5 --shape 37x128 --shape 17x64 --shape 9x100 --shape 8x129 --shape 33x16 | FileCheck %s
+// RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry ln_f32_dynamic --vector-kernels=0 --openmp --check --shape 9x768 --shape 2x8200 --shape 37x128 --shape 33x16 | FileCheck %s
 // RUN: norm-runner %s --entry rms_bf16_static --vector-kernels=0 --check | FileCheck %s
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry rms_bf16_static --vector-kernels=0 --openmp --check | FileCheck %s
 // RUN: norm-runner %s --entry in_nchw_f32_dynamic --vector-kernels=0 --check --shape 3x5x7x41 --shape 2x3x1x1 --shape 1x2x300x300 --shape 0x3x4x4 | FileCheck %s
@@ -86,7 +87,9 @@
 // RUN: norm-opt %s -norm-lower-to-cpu-pipeline="vector-kernels=0 vector-bits=512" -mlir-print-ir-after=norm-tile-and-vectorize -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
 // ROWS-LABEL: func.func @in_nchw_f32_dynamic
 // ROWS: %[[X:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1], [2, 3]] : tensor<?x?x?x?xf32> into tensor<?x?x?xf32>
-// ROWS: scf.forall (%[[N:.+]], %[[C:.+]]) in
+// ROWS: scf.forall (%[[N:.+]], %[[T:.+]]) in (%{{.+}}, %{{.+}})
+// ROWS: %[[RPT:.+]] = affine.min #{{.+}}()[%{{.+}}, %{{.+}}, %[[T]]]
+// ROWS: %[[C:.+]] = affine.apply #{{.+}}()[%{{.+}}, %[[T]], %{{.+}}]
 // ROWS: vector.transfer_read %[[X]][%[[N]], %[[C]], %{{.+}}], {{.*}} : tensor<?x?x?xf32>, vector<64xf32>
 // ROWS-NOT: norm.normalize
 // ROWS: tensor.expand_shape
@@ -108,30 +111,35 @@
 // ROWS-NOT: norm.normalize
 // ROWS: tensor.expand_shape
 // Short rows: tiles of 8 rows of 128 f32 (4 KiB) or 16 of 64 f32 and of
-// 128 bf16, then the rows left one per iteration; the tile's statistics in
-// registers (no tensor.empty in the tile: no buffer once bufferized).
+// 128 bf16 (a dynamic row length picks them at run time: in_nchw_f32_dynamic
+// above), one forall over ceil(rows / r) tiles, the last one taking the rows
+// left; the tile's statistics in registers (no tensor.empty in the tile
+// before its statistics step; the partial tile's statistics results are
+// written in place once bufferized: no malloc, ROWSLLVM below).
 // ROWS-LABEL: func.func @ln_short_f32_dynamic
 // ROWS: scf.forall
+// ROWS: %[[LNROWS:.+]] = affine.min
 // ROWS: scf.if %{{.+}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
-// ROWS: tensor.parallel_insert_slice %{{.+}} [8, 128] [1, 1]
-// ROWS: scf.forall
-// ROWS: tensor.parallel_insert_slice %{{.+}} [1, 128] [1, 1]
+// ROWS: tensor.parallel_insert_slice %{{.+}} [%[[LNROWS]], 128] [1, 1]
+// ROWS-NOT: scf.forall
 // ROWS-NOT: norm.normalize
 // ROWS-LABEL: func.func @in_nchw_short_f32_static
-// ROWS: scf.forall (%{{.+}}, %{{.+}}) in (3, 1)
+// ROWS: scf.forall (%{{.+}}, %{{.+}}) in (3, 2)
+// ROWS: %[[INROWS:.+]] = affine.min
 // ROWS-NOT: tensor.empty
 // ROWS: scf.if %{{.+}} -> (vector<1x16xf32>, vector<1x16xf32>, vector<1x16xf32>)
-// ROWS: tensor.parallel_insert_slice %{{.+}} [1, 16, 64] [1, 1, 1]
-// ROWS: tensor.parallel_insert_slice %{{.+}} [1, 16] [1, 1]
-// ROWS: tensor.parallel_insert_slice %{{.+}} [1, 16] [1, 1]
-// ROWS: scf.forall (%{{.+}}, %{{.+}}) in (3, 5)
+// ROWS: tensor.parallel_insert_slice %{{.+}} [1, %[[INROWS]], 64] [1, 1, 1]
+// ROWS: tensor.parallel_insert_slice %{{.+}} [1, %[[INROWS]]] [1, 1]
+// ROWS: tensor.parallel_insert_slice %{{.+}} [1, %[[INROWS]]] [1, 1]
+// ROWS-NOT: scf.forall
 // ROWS-NOT: norm.normalize
 // ROWS-LABEL: func.func @rms_short_bf16_static
-// ROWS: scf.forall (%{{.+}}, %{{.+}}) in (3, 2)
+// ROWS: scf.forall (%{{.+}}, %{{.+}}) in (3, 3)
+// ROWS: %[[RMSROWS:.+]] = affine.min
 // ROWS-NOT: tensor.empty
 // ROWS: scf.if %{{.+}} -> (vector<1x16xf32>, vector<1x16xf32>)
-// ROWS: tensor.parallel_insert_slice %{{.+}} [1, 16, 128] [1, 1, 1]
-// ROWS: scf.forall (%{{.+}}, %{{.+}}) in (3, 13)
+// ROWS: tensor.parallel_insert_slice %{{.+}} [1, %[[RMSROWS]], 128] [1, 1, 1]
+// ROWS-NOT: scf.forall
 // ROWS-NOT: norm.normalize
 // RUN: norm-opt %s -norm-lower-to-cpu-pipeline="vector-kernels=0 vector-bits=512" | FileCheck %s --check-prefix=ROWSLLVM
 // ROWSLLVM-NOT: memrefCopy
