@@ -132,9 +132,9 @@ static std::optional<IndexScale> getIndexScale(scf::ForallOp forall,
   DenseMap<AffineExpr, AffineExpr> renamed;
   for (auto [k, value] : llvm::enumerate(operands)) {
     bool isDim = k < map.getNumDims();
-    AffineExpr position =
-        isDim ? getAffineDimExpr(k, ctx)
-              : getAffineSymbolExpr(k - map.getNumDims(), ctx);
+    AffineExpr position = isDim
+                              ? getAffineDimExpr(k, ctx)
+                              : getAffineSymbolExpr(k - map.getNumDims(), ctx);
     if (isDim ? !delta.isFunctionOfDim(k)
               : !delta.isFunctionOfSymbol(k - map.getNumDims()))
       continue;
@@ -181,8 +181,9 @@ static std::optional<SliceRead> getSliceRead(scf::ForallOp forall,
     if (iv != ivs.end()) {
       unsigned forallDim = iv - ivs.begin();
       if (!found || forallDim > found->forallDim)
-        found = SliceRead{read, loop, static_cast<unsigned>(d), forallDim, 1,
-                          AffineMap(), {}, /*tileRow=*/false};
+        found =
+            SliceRead{read,        loop, static_cast<unsigned>(d), forallDim, 1,
+                      AffineMap(), {},   /*tileRow=*/false};
       continue;
     }
     // Other indices stay the same within the slice's pass.

@@ -282,9 +282,9 @@ Value getWholeWrittenVector(OpBuilder &b, Value tensor) {
   // Every element: an unmasked write of as many, or (a partial tile's) a
   // write masked to the tensor's size.
   int64_t lanes = write.getVectorType().getNumElements();
-  if (write.getMask() ? !isMaskOfShape(write.getMask(), tensor)
-                      : (!type.hasStaticShape() ||
-                         lanes != type.getNumElements()))
+  if (write.getMask()
+          ? !isMaskOfShape(write.getMask(), tensor)
+          : (!type.hasStaticShape() || lanes != type.getNumElements()))
     return Value();
   Value vector = write.getVector();
   auto flat = VectorType::get({lanes}, type.getElementType());
@@ -388,8 +388,7 @@ struct ScalarizeStaticIfResults : OpRewritePattern<scf::IfOp> {
     Value size;
   };
 
-  static FailureOr<ResultValue> getResultValue(scf::IfOp branch,
-                                               unsigned i) {
+  static FailureOr<ResultValue> getResultValue(scf::IfOp branch, unsigned i) {
     auto tensor = dyn_cast<RankedTensorType>(branch.getResultTypes()[i]);
     if (!tensor || tensor.getRank() == 0) {
       if (tensor && tensor.hasStaticShape())
@@ -402,8 +401,7 @@ struct ScalarizeStaticIfResults : OpRewritePattern<scf::IfOp> {
       if (tensor.getNumElements() == 1)
         return ResultValue{tensor.getElementType(), Value()};
       return ResultValue{
-          VectorType::get(tensor.getShape(), tensor.getElementType()),
-          Value()};
+          VectorType::get(tensor.getShape(), tensor.getElementType()), Value()};
     }
     // Dynamic: unit dims but the innermost, whose size one branch's value
     // has from a tensor.empty of a size defined before the if.
@@ -448,8 +446,7 @@ struct ScalarizeStaticIfResults : OpRewritePattern<scf::IfOp> {
     for (unsigned i = 0; i < branch.getNumResults(); ++i) {
       FailureOr<ResultValue> value = getResultValue(branch, i);
       if (failed(value))
-        return rewriter.notifyMatchFailure(branch,
-                                           "not small tensor results");
+        return rewriter.notifyMatchFailure(branch, "not small tensor results");
       values.push_back(*value);
     }
     Location loc = branch.getLoc();
@@ -484,11 +481,10 @@ struct ScalarizeStaticIfResults : OpRewritePattern<scf::IfOp> {
         auto read = vector::TransferReadOp::create(
             rewriter, loc, cast<VectorType>(value.type), v, zeros, poison,
             SmallVector<bool>(tensor.getRank(), true));
-        yielded.push_back(
-            value.size
-                ? vector::maskOperation(rewriter, read, createMask(value))
-                      ->getResult(0)
-                : Value(read.getResult()));
+        yielded.push_back(value.size ? vector::maskOperation(rewriter, read,
+                                                             createMask(value))
+                                           ->getResult(0)
+                                     : Value(read.getResult()));
       }
       rewriter.modifyOpInPlace(
           yield, [&] { yield.getResultsMutable().assign(yielded); });
@@ -511,9 +507,9 @@ struct ScalarizeStaticIfResults : OpRewritePattern<scf::IfOp> {
       SmallVector<Value> dynamicSizes;
       if (value.size)
         dynamicSizes.push_back(value.size);
-      Value empty = tensor::EmptyOp::create(rewriter, loc, tensorType.getShape(),
-                                            tensorType.getElementType(),
-                                            dynamicSizes);
+      Value empty =
+          tensor::EmptyOp::create(rewriter, loc, tensorType.getShape(),
+                                  tensorType.getElementType(), dynamicSizes);
       if (!isa<VectorType>(value.type)) {
         tensors.push_back(
             linalg::FillOp::create(rewriter, loc, result, empty).getResult(0));
@@ -526,10 +522,9 @@ struct ScalarizeStaticIfResults : OpRewritePattern<scf::IfOp> {
           rewriter, loc, result, empty, zeros,
           SmallVector<bool>(tensorType.getRank(), true));
       tensors.push_back(
-          value.size
-              ? vector::maskOperation(rewriter, write, createMask(value))
-                    ->getResult(0)
-              : Value(write.getResult()));
+          value.size ? vector::maskOperation(rewriter, write, createMask(value))
+                           ->getResult(0)
+                     : Value(write.getResult()));
     }
     rewriter.replaceOp(branch, tensors);
     return success();
@@ -602,9 +597,9 @@ struct InsertSliceOfMaskedWrite : OpRewritePattern<tensor::InsertSliceOp> {
         rewriter, loc, VectorType::get(shape, rewriter.getI1Type()), maskSizes);
     SmallVector<Value> zeros(rank,
                              arith::ConstantIndexOp::create(rewriter, loc, 0));
-    auto masked = vector::TransferWriteOp::create(
-        rewriter, loc, vector, insert.getDest(), zeros,
-        SmallVector<bool>(rank, true));
+    auto masked =
+        vector::TransferWriteOp::create(rewriter, loc, vector, insert.getDest(),
+                                        zeros, SmallVector<bool>(rank, true));
     masked.getMaskMutable().assign(mask);
     rewriter.replaceOp(insert, masked.getResult());
     return success();
@@ -1756,10 +1751,9 @@ static LogicalResult reduceRowInBlocks(RewriterBase &rewriter,
             rewriter, loc, rowsType, init, ValueRange{zero},
             ub::PoisonOp::create(rewriter, loc, type), ArrayRef<bool>{true}));
         if (!isConstantIntValue(domain[0].size, rowsPerTile))
-          inits.back() =
-              vector::maskOperation(rewriter, inits.back().getDefiningOp(),
-                                    mask)
-                  ->getResult(0);
+          inits.back() = vector::maskOperation(
+                             rewriter, inits.back().getDefiningOp(), mask)
+                             ->getResult(0);
       }
     } else {
       inits.push_back(
@@ -1895,9 +1889,9 @@ static LogicalResult reduceRowInBlocks(RewriterBase &rewriter,
         ValueRange{sizes[0]});
     OpFoldResult rowCount = domain[0].size;
     for (unsigned q = 0; q < numOutputs; ++q) {
-      Value empty = tensor::EmptyOp::create(
-          rewriter, loc, SmallVector<OpFoldResult>{rowCount},
-          identities[q].getType());
+      Value empty = tensor::EmptyOp::create(rewriter, loc,
+                                            SmallVector<OpFoldResult>{rowCount},
+                                            identities[q].getType());
       auto write = vector::TransferWriteOp::create(
           rewriter, loc, rowsLoop.getResult(q), empty, ValueRange{zero},
           ArrayRef<bool>{true});
@@ -2087,8 +2081,8 @@ struct RowTiles {
 /// in kShortRowTileBytes, else 1; a run-time select chain for a dynamic
 /// length.
 static OpFoldResult chooseRowsPerTile(OpBuilder &b, Location loc,
-                                      OpFoldResult length,
-                                      int64_t elementBytes, int64_t lanes) {
+                                      OpFoldResult length, int64_t elementBytes,
+                                      int64_t lanes) {
   if (std::optional<int64_t> known = getConstantIntValue(length)) {
     int64_t rows = lanes;
     while (rows >= kMinRowsPerTile &&
@@ -2104,8 +2098,7 @@ static OpFoldResult chooseRowsPerTile(OpBuilder &b, Location loc,
        candidate *= 2) {
     Value fits = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::ule, rowBytes,
-        arith::ConstantIndexOp::create(b, loc,
-                                       kShortRowTileBytes / candidate));
+        arith::ConstantIndexOp::create(b, loc, kShortRowTileBytes / candidate));
     rows = arith::SelectOp::create(
         b, loc, fits, arith::ConstantIndexOp::create(b, loc, candidate), rows);
   }
@@ -2138,14 +2131,14 @@ static FailureOr<RowTiles> tileRows(RewriterBase &rewriter, NormalizeOp op,
   SmallVector<OpFoldResult> sizes =
       tensor::getMixedSizes(rewriter, loc, op.getInput());
   OpFoldResult rowCount = sizes[rank - 2];
-  OpFoldResult rows = chooseRowsPerTile(rewriter, loc, sizes[rank - 1],
-                                        elementBytes, lanes);
+  OpFoldResult rows =
+      chooseRowsPerTile(rewriter, loc, sizes[rank - 1], elementBytes, lanes);
   std::optional<int64_t> staticRows = getConstantIntValue(rows);
   std::optional<int64_t> staticCount = getConstantIntValue(rowCount);
   // Static rows too long to share a tile, or fewer than a tile: one row
   // per tile (the caller's row form, without vectors of statistics).
-  if (staticRows && (*staticRows == 1 || (staticCount && *staticCount <
-                                                             *staticRows)))
+  if (staticRows &&
+      (*staticRows == 1 || (staticCount && *staticCount < *staticRows)))
     return failure();
   if (staticRows)
     lanes = *staticRows;
@@ -2197,8 +2190,8 @@ static FailureOr<RowTiles> tileRows(RewriterBase &rewriter, NormalizeOp op,
     if (!slice)
       return op->emitOpError() << "has a tile whose inits are not slices";
     Value shared = forall.getRegionIterArgs()[i];
-    rewriter.modifyOpInPlace(
-        slice, [&] { slice.getSourceMutable().assign(shared); });
+    rewriter.modifyOpInPlace(slice,
+                             [&] { slice.getSourceMutable().assign(shared); });
   }
   rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
   for (auto [i, value] : llvm::enumerate(tiled->tiledValues))
