@@ -22,7 +22,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 #include "llvm/ADT/MapVector.h"
 
@@ -48,32 +47,19 @@ struct SliceRead {
   unsigned sliceDim;
   /// That variable's position among the forall's.
   unsigned forallDim;
-  /// How far the index moves per step of the variable: 1 when it is the
-  /// variable, the rows of a tile when it is a row of a multi-row tile
-  /// (`iv * rows + row`; a run-time count when the rows are: `scaleMap` of
-  /// `scaleOperands`, defined before the forall).
+  /// How far the index moves per unit of the variable: 1 when it is the
+  /// variable or a row of a tile that the forall steps over (`iv + row`),
+  /// the rows of a tile of a unit-step forall (`iv * rows + row`).
   int64_t ivScale = 1;
-  AffineMap scaleMap;
-  SmallVector<Value> scaleOperands;
-  /// Whether the index is a row of a tile (the next tile's may be past the
-  /// last row).
+  /// Whether the index is a row of a tile: the tile's rows are `ivScale`
+  /// times the forall's step, and the next tile's may be past the last row.
   bool tileRow = false;
-};
-
-/// How far an index moves per unit step of a forall variable.
-struct IndexScale {
-  std::optional<int64_t> constant;
-  AffineMap map;
-  SmallVector<Value> operands;
 };
 } // namespace
 
 /// How far `index` moves per unit step of `iv` when it is an affine.apply
-/// linear in `iv` (a multi-row tile's row: iv * rows + row): a positive
-/// constant, or an expression of values defined outside `forall` that is at
-/// least 1 (a run-time count of rows); else nothing.
-static std::optional<IndexScale> getIndexScale(scf::ForallOp forall,
-                                               Value index, Value iv) {
+/// linear in `iv` (a multi-row tile's row: iv * rows + row), or nothing.
+static std::optional<int64_t> getIndexScale(Value index, Value iv) {
   auto apply = index.getDefiningOp<affine::AffineApplyOp>();
   if (!apply)
     return std::nullopt;
@@ -88,71 +74,11 @@ static std::optional<IndexScale> getIndexScale(scf::ForallOp forall,
                            : getAffineSymbolExpr(p - map.getNumDims(), ctx);
   AffineExpr expr = map.getResult(0);
   AffineExpr moved = expr.replace(operand, operand + 1);
-  AffineExpr delta =
-      simplifyAffineExpr(moved - expr, map.getNumDims(), map.getNumSymbols());
-  if (auto constant = dyn_cast<AffineConstantExpr>(delta)) {
-    if (constant.getValue() < 1)
-      return std::nullopt;
-    return IndexScale{constant.getValue(), AffineMap(), {}};
-  }
-  // A product of symbols (iv * rows for a run-time count of rows) is
-  // semi-affine, which the simplification leaves alone: a sum of terms of
-  // which one is `iv * scale`, no other using iv.
-  auto uses = [&](AffineExpr e) {
-    bool found = false;
-    e.walk([&](AffineExpr sub) { found |= sub == operand; });
-    return found;
-  };
-  SmallVector<AffineExpr> terms, pending = {expr};
-  while (!pending.empty()) {
-    AffineExpr e = pending.pop_back_val();
-    auto binary = dyn_cast<AffineBinaryOpExpr>(e);
-    if (binary && binary.getKind() == AffineExprKind::Add) {
-      pending.push_back(binary.getLHS());
-      pending.push_back(binary.getRHS());
-      continue;
-    }
-    if (uses(e))
-      terms.push_back(e);
-  }
-  if (terms.size() != 1)
+  auto delta = dyn_cast<AffineConstantExpr>(
+      simplifyAffineExpr(moved - expr, map.getNumDims(), map.getNumSymbols()));
+  if (!delta || delta.getValue() < 1)
     return std::nullopt;
-  auto product = dyn_cast<AffineBinaryOpExpr>(terms.front());
-  if (!product || product.getKind() != AffineExprKind::Mul)
-    return std::nullopt;
-  if (product.getLHS() == operand && !uses(product.getRHS()))
-    delta = product.getRHS();
-  else if (product.getRHS() == operand && !uses(product.getLHS()))
-    delta = product.getLHS();
-  else
-    return std::nullopt;
-  // The delta as a map of the operands it uses (symbols), which must not
-  // vary within the forall.
-  SmallVector<Value> used;
-  DenseMap<AffineExpr, AffineExpr> renamed;
-  for (auto [k, value] : llvm::enumerate(operands)) {
-    bool isDim = k < map.getNumDims();
-    AffineExpr position = isDim
-                              ? getAffineDimExpr(k, ctx)
-                              : getAffineSymbolExpr(k - map.getNumDims(), ctx);
-    if (isDim ? !delta.isFunctionOfDim(k)
-              : !delta.isFunctionOfSymbol(k - map.getNumDims()))
-      continue;
-    if (!forall.isDefinedOutsideOfLoop(value))
-      return std::nullopt;
-    renamed[position] = getAffineSymbolExpr(used.size(), ctx);
-    used.push_back(value);
-  }
-  operands = used;
-  AffineMap deltaMap =
-      AffineMap::get(0, used.size(), delta.replace(renamed), ctx);
-  FailureOr<int64_t> lower = ValueBoundsConstraintSet::computeConstantBound(
-      presburger::BoundType::LB,
-      ValueBoundsConstraintSet::Variable(deltaMap, operands),
-      /*stopCondition=*/nullptr);
-  if (failed(lower) || *lower < 1)
-    return std::nullopt;
-  return IndexScale{std::nullopt, deltaMap, operands};
+  return delta.getValue();
 }
 
 /// `read` as a SliceRead of `forall`, or nothing.
@@ -181,9 +107,12 @@ static std::optional<SliceRead> getSliceRead(scf::ForallOp forall,
     if (iv != ivs.end()) {
       unsigned forallDim = iv - ivs.begin();
       if (!found || forallDim > found->forallDim)
-        found =
-            SliceRead{read,        loop, static_cast<unsigned>(d), forallDim, 1,
-                      AffineMap(), {},   /*tileRow=*/false};
+        found = SliceRead{read,
+                          loop,
+                          static_cast<unsigned>(d),
+                          forallDim,
+                          1,
+                          /*tileRow=*/false};
       continue;
     }
     // Other indices stay the same within the slice's pass.
@@ -191,7 +120,7 @@ static std::optional<SliceRead> getSliceRead(scf::ForallOp forall,
       return std::nullopt;
     // A row of a multi-row tile: the next tile's row is `ivScale` on.
     for (auto [k, iv] : llvm::enumerate(ivs)) {
-      std::optional<IndexScale> scale = getIndexScale(forall, index, iv);
+      std::optional<int64_t> scale = getIndexScale(index, iv);
       if (!scale)
         continue;
       if (!found || k > found->forallDim)
@@ -199,9 +128,7 @@ static std::optional<SliceRead> getSliceRead(scf::ForallOp forall,
                           loop,
                           static_cast<unsigned>(d),
                           static_cast<unsigned>(k),
-                          scale->constant.value_or(0),
-                          scale->map,
-                          scale->operands,
+                          *scale,
                           /*tileRow=*/true};
     }
   }
@@ -244,8 +171,8 @@ private:
   std::optional<int64_t> getStaticSliceBytes();
   /// The same at run time, at the start of the forall body.
   Value createSliceBytes();
-  /// How far the slice's index moves per step of its forall variable.
-  Value createScale(const SliceRead &slice);
+  /// The rows of a tile that `slice` reads a row of.
+  Value createTileRows(const SliceRead &slice);
   /// The slice prefetched when `prefetch` (else the current one).
   Value createNextSliceIndex(Value prefetch);
   void prefetchIn(scf::ForOp loop, Value nextSlice);
@@ -272,9 +199,11 @@ std::optional<int64_t> SlicePrefetcher::getStaticSliceBytes() {
   for (int64_t d : getSliceDims()) {
     // A multi-row tile's rows.
     if (d == reads.front().sliceDim) {
-      if (reads.front().scaleMap)
+      std::optional<int64_t> step =
+          getConstantIntValue(forall.getMixedStep()[reads.front().forallDim]);
+      if (!step)
         return std::nullopt;
-      bytes *= reads.front().ivScale;
+      bytes *= reads.front().ivScale * *step;
       continue;
     }
     if (type.isDynamicDim(d))
@@ -293,16 +222,17 @@ Value SlicePrefetcher::createSliceBytes() {
     bytes = arith::MulIOp::create(
         rewriter, loc, bytes,
         d == reads.front().sliceDim
-            ? createScale(reads.front())
+            ? createTileRows(reads.front())
             : memref::DimOp::create(rewriter, loc, base, d).getResult());
   return bytes;
 }
 
-Value SlicePrefetcher::createScale(const SliceRead &slice) {
-  if (!slice.scaleMap)
-    return arith::ConstantIndexOp::create(rewriter, loc, slice.ivScale);
-  return affine::AffineApplyOp::create(rewriter, loc, slice.scaleMap,
-                                       slice.scaleOperands);
+Value SlicePrefetcher::createTileRows(const SliceRead &slice) {
+  Value step = getValueOrCreateConstantIndexOp(
+      rewriter, loc, forall.getMixedStep()[slice.forallDim]);
+  return arith::MulIOp::create(
+      rewriter, loc, step,
+      arith::ConstantIndexOp::create(rewriter, loc, slice.ivScale));
 }
 
 Value SlicePrefetcher::createNextSliceIndex(Value prefetch) {
@@ -340,7 +270,7 @@ void SlicePrefetcher::prefetchIn(scf::ForOp loop, Value nextSlice) {
       Value moved = arith::MulIOp::create(
           rewriter, loopLoc,
           arith::SubIOp::create(rewriter, loopLoc, nextSlice, iv),
-          createScale(slice));
+          arith::ConstantIndexOp::create(rewriter, loopLoc, slice.ivScale));
       nextIndex = arith::AddIOp::create(rewriter, loopLoc, index, moved);
       // The next tile may be a partial last one: its row r is then the
       // last row (in bounds, and cached by then).

@@ -426,7 +426,12 @@ struct ScalarizeStaticIfResults : OpRewritePattern<scf::IfOp> {
         break;
       }
     }
-    if (!size)
+    // Both branches must yield that many: the reads of their values are
+    // masked to it.
+    if (!size || !llvm::all_of(branch->getRegions(), [&](Region &region) {
+          Value yielded = region.front().getTerminator()->getOperand(i);
+          return isSizeOfDim(size, yielded, rank - 1);
+        }))
       return failure();
     FailureOr<int64_t> upper = ValueBoundsConstraintSet::computeConstantBound(
         presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(size),
@@ -571,7 +576,6 @@ struct InsertSliceOfMaskedWrite : OpRewritePattern<tensor::InsertSliceOp> {
     if (!write || !write.getMask() ||
         !isMaskOfShape(write.getMask(), write.getBase()) ||
         write.getVectorType().getRank() != 1 ||
-        write.getBase().getType() != insert.getSourceType() ||
         insert.getSourceType().getRank() != 1 ||
         !write.getPermutationMap().isMinorIdentity() ||
         !isZeroInteger(write.getIndices()[0]) ||
@@ -2106,13 +2110,13 @@ static OpFoldResult chooseRowsPerTile(OpBuilder &b, Location loc,
 }
 
 /// Tiles the rows of `op` (one reduced dim, the innermost) on one scf.forall
-/// over tiles of `rows` rows (chooseRowsPerTile; the last tile has the
-/// M mod rows left): a tile's statistics steps (the divisions, the square
-/// root, the retry test) then run once for all of its rows, in vectors of
-/// `lanes` lanes, where one row per tile pays their latency per row. One
-/// body serves every row length: a dynamic one chooses `rows` at run time,
-/// long rows one per tile. Fails (matches nothing) for other ops and for
-/// static rows too long to share a tile.
+/// over tiles of `rows` rows (chooseRowsPerTile; upstream tiling makes the
+/// last tile the M mod rows left): a tile's statistics steps (the
+/// divisions, the square root, the retry test) then run once for all of its
+/// rows, in vectors of `lanes` lanes, where one row per tile pays their
+/// latency per row. One body serves every row length: a dynamic one chooses
+/// `rows` at run time, long rows one per tile. Fails (matches nothing) for
+/// other ops and for static rows too long to share a tile.
 static FailureOr<RowTiles> tileRows(RewriterBase &rewriter, NormalizeOp op,
                                     int64_t maxRows) {
   int64_t rank = op.getRank();
@@ -2126,82 +2130,28 @@ static FailureOr<RowTiles> tileRows(RewriterBase &rewriter, NormalizeOp op,
     return failure();
   int64_t elementBytes =
       std::max<int64_t>(type.getElementTypeBitWidth() / 8, 1);
-  Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
-  SmallVector<OpFoldResult> sizes =
-      tensor::getMixedSizes(rewriter, loc, op.getInput());
-  OpFoldResult rowCount = sizes[rank - 2];
+  OpFoldResult length =
+      tensor::getMixedSize(rewriter, op.getLoc(), op.getInput(), rank - 1);
   OpFoldResult rows =
-      chooseRowsPerTile(rewriter, loc, sizes[rank - 1], elementBytes, lanes);
-  std::optional<int64_t> staticRows = getConstantIntValue(rows);
-  std::optional<int64_t> staticCount = getConstantIntValue(rowCount);
+      chooseRowsPerTile(rewriter, op.getLoc(), length, elementBytes, lanes);
   // Static rows too long to share a tile, or fewer than a tile: one row
   // per tile (the caller's row form, without vectors of statistics).
-  if (staticRows &&
-      (*staticRows == 1 || (staticCount && *staticCount < *staticRows)))
-    return failure();
-  if (staticRows)
+  if (std::optional<int64_t> staticRows = getConstantIntValue(rows)) {
+    int64_t count = type.getShape()[rank - 2];
+    if (*staticRows == 1 ||
+        (!ShapedType::isDynamic(count) && count < *staticRows))
+      return failure();
     lanes = *staticRows;
-
-  AffineExpr s0 = rewriter.getAffineSymbolExpr(0);
-  AffineExpr s1 = rewriter.getAffineSymbolExpr(1);
-  OpFoldResult tiles = affine::makeComposedFoldedAffineApply(
-      rewriter, loc, s0.ceilDiv(s1), {rowCount, rows});
-  SmallVector<OpFoldResult> upper(sizes.begin(), sizes.end() - 2);
-  upper.push_back(tiles);
-  auto forall = scf::ForallOp::create(rewriter, loc, upper, op.getDpsInits(),
-                                      /*mapping=*/std::nullopt);
-
-  // A tile: [1, ..., min(rows, M - iv · rows), length] at
-  // [ivs..., iv · rows, 0]; whole tiles when rows divides a static M.
-  rewriter.setInsertionPointToStart(forall.getBody());
-  SmallVector<OpFoldResult> ivs =
-      getAsOpFoldResult(ValueRange(forall.getInductionVars()));
-  SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end() - 1);
-  OpFoldResult first = affine::makeComposedFoldedAffineApply(
-      rewriter, loc, s0 * s1, {ivs.back(), rows});
-  offsets.push_back(first);
-  offsets.push_back(rewriter.getIndexAttr(0));
-  SmallVector<OpFoldResult> tileSizes(rank - 2, rewriter.getIndexAttr(1));
-  if (staticRows && staticCount && *staticCount % *staticRows == 0)
-    tileSizes.push_back(rows);
-  else
-    tileSizes.push_back(affine::makeComposedFoldedAffineMin(
-        rewriter, loc,
-        AffineMap::get(0, 3, {s0, s1 - rewriter.getAffineSymbolExpr(2)},
-                       rewriter.getContext()),
-        {rows, rowCount, first}));
-  tileSizes.push_back(sizes[rank - 1]);
-
-  FailureOr<TilingResult> tiled =
-      op.getTiledImplementation(rewriter, offsets, tileSizes);
-  if (failed(tiled))
-    return op->emitOpError() << "could not be tiled into tiles of rows";
-  SmallVector<SmallVector<OpFoldResult>> resultOffsets, resultSizes;
-  for (unsigned i = 0; i < op->getNumResults(); ++i)
-    if (failed(op.getResultTilePosition(rewriter, i, offsets, tileSizes,
-                                        resultOffsets.emplace_back(),
-                                        resultSizes.emplace_back())))
-      return op->emitOpError() << "has no position for its tile's results";
-  // The tile's inits are the forall's shared outputs.
-  auto tiledOp = cast<DestinationStyleOpInterface>(tiled->tiledOps.front());
-  for (auto [i, init] : llvm::enumerate(tiledOp.getDpsInitsMutable())) {
-    auto slice = init.get().getDefiningOp<tensor::ExtractSliceOp>();
-    if (!slice)
-      return op->emitOpError() << "has a tile whose inits are not slices";
-    Value shared = forall.getRegionIterArgs()[i];
-    rewriter.modifyOpInPlace(slice,
-                             [&] { slice.getSourceMutable().assign(shared); });
   }
-  rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
-  for (auto [i, value] : llvm::enumerate(tiled->tiledValues))
-    tensor::ParallelInsertSliceOp::create(
-        rewriter, loc, value, forall.getRegionIterArgs()[i], resultOffsets[i],
-        resultSizes[i],
-        SmallVector<OpFoldResult>(resultOffsets[i].size(),
-                                  rewriter.getIndexAttr(1)));
-  rewriter.replaceOp(op, forall.getResults());
-  return RowTiles{lanes, forall, tiled->tiledOps.front()};
+  SmallVector<OpFoldResult> sizes(rank - 2, rewriter.getIndexAttr(1));
+  sizes.push_back(rows);
+  sizes.push_back(rewriter.getIndexAttr(0));
+  FailureOr<std::pair<scf::ForallOp, Operation *>> tiled =
+      tileOnThreads(rewriter, cast<TilingInterface>(op.getOperation()), sizes);
+  if (failed(tiled))
+    return failure();
+  return RowTiles{lanes, tiled->first, tiled->second};
 }
 
 /// An op that computes its statistics over its innermost dim: tiled over

@@ -446,24 +446,28 @@ func.func @large_row_tiles(%x: memref<?x65536xf32>, %y: memref<?x65536xf32>, %ti
 
 // -----
 
-// Rows per tile known at run time only (a dynamic row length picks 8 or
-// 16; at least 1 is what the rewrite needs): tile t's row r is r + t · rows,
-// and the next tile's row r + rows · (next - t).
-// CHECK-LABEL: func.func @dynamic_row_tiles
-// CHECK-SAME: (%[[X:.+]]: memref<?x128xf32>, %[[Y:.+]]: memref<?x128xf32>, %[[TILES:.+]]: index, %{{.+}}: i1)
+// Tiles over a forall that steps by the rows per tile (upstream tiling's
+// form), known at run time only (a dynamic row length picks 8 or 16): tile
+// t's row r is t + r, the last tile min(rows, M - t) rows, and the next
+// tile's row r is (next - t) on, clamped to the last row.
+// CHECK-LABEL: func.func @stepped_row_tiles
+// CHECK-SAME: (%[[X:.+]]: memref<?x128xf32>, %[[Y:.+]]: memref<?x128xf32>, %{{.+}}: i1)
 // CHECK: %[[RPT:.+]] = arith.select
-// CHECK: scf.forall (%[[T:.+]]) in (%[[TILES]]) {
-// CHECK:   %[[TILE:.+]] = arith.select
+// CHECK: scf.forall (%[[T:.+]]) = (0) to (%[[M:.+]]) step (%[[RPT]]) {
+// CHECK:   arith.muli %[[RPT]], %c1{{[_0-9]*}} : index
+// CHECK:   %[[NEXT:.+]] = arith.addi %[[T]], %[[RPT]]
+// CHECK:   %[[TILE:.+]] = arith.select %{{.+}}, %[[NEXT]], %[[T]]
 // CHECK:   scf.for
 // CHECK-NOT: memref.prefetch
 // CHECK:     vector.transfer_read
 // CHECK:   scf.for %[[R1:[a-z0-9]+]] =
-// CHECK:     %[[ROW:.+]] = affine.apply #{{.+}}()[%[[R1]], %[[T]], %[[RPT]]]
+// CHECK:     %[[ROW:.+]] = affine.apply #{{.+}}()[%[[R1]], %[[T]]]
 // CHECK:     %[[STEPS:.+]] = arith.subi %[[TILE]], %[[T]]
-// CHECK:     %[[SCALE:.+]] = affine.apply #{{.+}}()[%[[RPT]]]
-// CHECK:     %[[ON:.+]] = arith.muli %[[STEPS]], %[[SCALE]]
+// CHECK:     %[[ON:.+]] = arith.muli %[[STEPS]], %c1{{[_0-9]*}} : index
 // CHECK:     %[[NEXTROW:.+]] = arith.addi %[[ROW]], %[[ON]]
-// CHECK:     %[[CLAMPED:.+]] = arith.minui %[[NEXTROW]], %{{.+}}
+// CHECK:     %[[ROWS:.+]] = memref.dim %[[X]], %c0
+// CHECK:     %[[LAST:.+]] = arith.subi %[[ROWS]], %c1
+// CHECK:     %[[CLAMPED:.+]] = arith.minui %[[NEXTROW]], %[[LAST]]
 // CHECK:     scf.for %[[K:[a-z0-9]+]] =
 // CHECK:       memref.prefetch %[[X]][%[[CLAMPED]], %[[K]]], read, locality<2>, data
 // CHECK:       vector.transfer_read %[[X]][%[[ROW]], %[[K]]]
@@ -472,47 +476,49 @@ func.func @large_row_tiles(%x: memref<?x65536xf32>, %y: memref<?x65536xf32>, %ti
 // CHECK:   scf.for
 // CHECK:       memref.prefetch
 // CHECK:       vector.transfer_write
-func.func @dynamic_row_tiles(%x: memref<?x128xf32>, %y: memref<?x128xf32>, %tiles: index, %wide: i1) {
+func.func @stepped_row_tiles(%x: memref<?x128xf32>, %y: memref<?x128xf32>, %wide: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
   %c16 = arith.constant 16 : index
-  %rows = arith.select %wide, %c16, %c8 : index
   %c32 = arith.constant 32 : index
   %c128 = arith.constant 128 : index
+  %rows = arith.select %wide, %c16, %c8 : index
+  %m = memref.dim %x, %c0 : memref<?x128xf32>
   %p = ub.poison : f32
   %zero = arith.constant dense<0.0> : vector<32xf32>
   %lanes = arith.constant dense<0.0> : vector<16xf32>
-  scf.forall (%t) in (%tiles) {
-    %s = scf.for %r = %c0 to %rows step %c1 iter_args(%l = %lanes) -> (vector<16xf32>) {
-      %row = affine.apply affine_map<()[s0, s1, s2] -> (s0 + s1 * s2)>()[%r, %t, %rows]
+  scf.forall (%t) = (0) to (%m) step (%rows) {
+    %n = affine.min affine_map<(d0)[s0, s1] -> (s0, s1 - d0)>(%t)[%rows, %m]
+    %s = scf.for %r = %c0 to %n step %c1 iter_args(%l = %lanes) -> (vector<16xf32>) {
+      %row = affine.apply affine_map<()[s0, s1] -> (s0 + s1)>()[%r, %t]
       %v = scf.for %j = %c0 to %c128 step %c32 iter_args(%a = %zero) -> (vector<32xf32>) {
         %e = vector.transfer_read %x[%row, %j], %p {in_bounds = [true]} : memref<?x128xf32>, vector<32xf32>
-        %n = arith.addf %a, %e : vector<32xf32>
-        scf.yield %n : vector<32xf32>
+        %u = arith.addf %a, %e : vector<32xf32>
+        scf.yield %u : vector<32xf32>
       }
       %h = vector.reduction <add>, %v : vector<32xf32> into f32
-      %u = vector.insert %h, %l [%r] : f32 into vector<16xf32>
-      scf.yield %u : vector<16xf32>
+      %w = vector.insert %h, %l [%r] : f32 into vector<16xf32>
+      scf.yield %w : vector<16xf32>
     }
-    %q = scf.for %r = %c0 to %rows step %c1 iter_args(%l = %lanes) -> (vector<16xf32>) {
-      %row = affine.apply affine_map<()[s0, s1, s2] -> (s0 + s1 * s2)>()[%r, %t, %rows]
-      %m = vector.extract %s[%r] : f32 from vector<16xf32>
-      %mb = vector.broadcast %m : f32 to vector<32xf32>
+    %q = scf.for %r = %c0 to %n step %c1 iter_args(%l = %lanes) -> (vector<16xf32>) {
+      %row = affine.apply affine_map<()[s0, s1] -> (s0 + s1)>()[%r, %t]
+      %m0 = vector.extract %s[%r] : f32 from vector<16xf32>
+      %mb = vector.broadcast %m0 : f32 to vector<32xf32>
       %v = scf.for %j = %c0 to %c128 step %c32 iter_args(%a = %zero) -> (vector<32xf32>) {
         %e = vector.transfer_read %x[%row, %j], %p {in_bounds = [true]} : memref<?x128xf32>, vector<32xf32>
         %d = arith.subf %e, %mb : vector<32xf32>
-        %n = arith.addf %a, %d : vector<32xf32>
-        scf.yield %n : vector<32xf32>
+        %u = arith.addf %a, %d : vector<32xf32>
+        scf.yield %u : vector<32xf32>
       }
       %h = vector.reduction <add>, %v : vector<32xf32> into f32
-      %u = vector.insert %h, %l [%r] : f32 into vector<16xf32>
-      scf.yield %u : vector<16xf32>
+      %w = vector.insert %h, %l [%r] : f32 into vector<16xf32>
+      scf.yield %w : vector<16xf32>
     }
-    scf.for %r = %c0 to %rows step %c1 {
-      %row = affine.apply affine_map<()[s0, s1, s2] -> (s0 + s1 * s2)>()[%r, %t, %rows]
-      %m = vector.extract %q[%r] : f32 from vector<16xf32>
-      %mb = vector.broadcast %m : f32 to vector<32xf32>
+    scf.for %r = %c0 to %n step %c1 {
+      %row = affine.apply affine_map<()[s0, s1] -> (s0 + s1)>()[%r, %t]
+      %m0 = vector.extract %q[%r] : f32 from vector<16xf32>
+      %mb = vector.broadcast %m0 : f32 to vector<32xf32>
       scf.for %j = %c0 to %c128 step %c32 {
         %e = vector.transfer_read %x[%row, %j], %p {in_bounds = [true]} : memref<?x128xf32>, vector<32xf32>
         %d = arith.mulf %e, %mb : vector<32xf32>

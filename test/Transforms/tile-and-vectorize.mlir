@@ -217,16 +217,15 @@ func.func @layer_norm(%x: tensor<8x768xf32>, %init: tensor<8x768xf32>) -> tensor
 // tile follow the row's bytes at run time: 16 rows up to 256 bytes, 8 up to
 // 512, else one; a tile's rows are a loop to min(rows, M - rows t).
 // SLICE-LABEL: func.func @rms_norm_dynamic
-// SLICE: %[[M:.+]] = tensor.dim %{{.+}}, %c0
 // SLICE: %[[N:.+]] = tensor.dim %{{.+}}, %c1
 // SLICE: %[[BYTES:.+]] = arith.muli %[[N]], %c2
 // SLICE: %[[LE512:.+]] = arith.cmpi ule, %[[BYTES]], %c512
 // SLICE: %[[R8:.+]] = arith.select %[[LE512]], %c8, %c1
 // SLICE: %[[LE256:.+]] = arith.cmpi ule, %[[BYTES]], %c256
 // SLICE: %[[RPT:.+]] = arith.select %[[LE256]], %c16, %[[R8]]
-// SLICE: %[[TILES:.+]] = affine.apply #{{.+}}()[%[[M]], %[[RPT]]]
-// SLICE: scf.forall (%[[T:.+]]) in (%[[TILES]])
-// SLICE: %[[ROWS:.+]] = affine.min #{{.+}}()[%[[RPT]], %[[M]], %[[T]]]
+// SLICE: %[[M:.+]] = tensor.dim %{{.+}}, %c0
+// SLICE: scf.forall (%[[T:.+]]) = (0) to (%[[M]]) step (%[[RPT]])
+// SLICE: %[[ROWS:.+]] = affine.min #{{.+}}(%[[T]])[%[[M]], %[[RPT]]]
 // SLICE: scf.for %{{.+}} = %{{.+}} to %[[ROWS]] step %c1{{.*}} -> (vector<16xf32>)
 // SLICE: %[[FIRST:.+]] = scf.for {{.*}} -> (vector<64xf32>)
 // SLICE: vector.reduction <add>, %{{.+}} : vector<64xf32> into f32
@@ -317,14 +316,13 @@ func.func @group_norm_channels_last(%x: tensor<2x4x4x32xf32>, %init: tensor<2x4x
 // row reduced in its own loop into a lane of the tile's sums, so that the
 // statistics steps (the divisions, the retry test, the square roots) run
 // once per tile in vectors; the normalize step reads its row's lane. One
-// forall over ceil(M / 8) tiles: the last tile takes the min(8, M - 8 t)
-// rows left, its lanes past them masked out of the retry test.
+// forall (upstream tiling) stepping 8 rows at a time: the last tile takes
+// the min(8, M - t) rows left, its lanes past them masked out of the retry
+// test.
 // SLICE-LABEL: func.func @layer_norm_short_rows
 // SLICE: %[[M:.+]] = tensor.dim %{{.+}}, %c0
-// SLICE: %[[TILES:.+]] = affine.apply #{{.+}}()[%[[M]]]
-// SLICE: scf.forall (%[[T:.+]]) in (%[[TILES]]) shared_outs(%{{.+}} = %{{.+}}) -> (tensor<?x128xf32>)
-// SLICE: %[[FIRST:.+]] = affine.apply #{{.+}}()[%[[T]]]
-// SLICE: %[[ROWS:.+]] = affine.min #{{.+}}()[%[[M]], %[[T]]]
+// SLICE: scf.forall (%[[T:.+]]) = (0) to (%[[M]]) step (8) shared_outs(%{{.+}} = %{{.+}}) -> (tensor<?x128xf32>)
+// SLICE: %[[ROWS:.+]] = affine.min #{{.+}}(%[[T]])[%[[M]]]
 // SLICE-NOT: tensor.empty
 // SLICE: scf.for %{{.+}} = %{{.+}} to %[[ROWS]] step %c1{{.*}} iter_args(%{{.+}} = %{{.+}}) -> (vector<8xf32>)
 // SLICE: vector.reduction <add>, %{{.+}} : vector<64xf32> into f32
@@ -337,7 +335,7 @@ func.func @group_norm_channels_last(%x: tensor<2x4x4x32xf32>, %init: tensor<2x4x
 // SLICE-NOT: tensor.empty
 // SLICE: vector.extract %{{.+}}[%{{.+}}] : f32 from vector<8xf32>
 // SLICE-NOT: tensor.empty
-// SLICE: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%[[FIRST]], 0] [%[[ROWS]], 128] [1, 1]
+// SLICE: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%[[T]], 0] [%[[ROWS]], 128] [1, 1]
 // SLICE-NOT: scf.forall
 // SLICE-NOT: norm.normalize
 // SLICE256-LABEL: func.func @layer_norm_short_rows
@@ -360,12 +358,12 @@ func.func @layer_norm_short_rows(%x: tensor<?x128xf32>, %g: tensor<128xf32>, %b:
 // Whole tiles only (48 = 3 · 16 rows of 64 f32 at 512 bits, 6 · 8 at
 // 256): no loop for the rows left.
 // SLICE-LABEL: func.func @rms_norm_short_rows_static
-// SLICE: scf.forall (%{{.+}}) in (3)
+// SLICE: scf.forall (%{{.+}}) = (0) to (48) step (16)
 // SLICE: scf.if %{{.+}} -> (vector<16xf32>, vector<16xf32>)
 // SLICE: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0] [16, 64] [1, 1]
 // SLICE-NOT: scf.forall
 // SLICE256-LABEL: func.func @rms_norm_short_rows_static
-// SLICE256: scf.forall (%{{.+}}) in (6)
+// SLICE256: scf.forall (%{{.+}}) = (0) to (48) step (8)
 // SLICE256: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0] [8, 64] [1, 1]
 // SLICE256-NOT: scf.forall
 func.func @rms_norm_short_rows_static(%x: tensor<48x64xf32>, %g: tensor<64xf32>, %init: tensor<48x64xf32>) -> tensor<48x64xf32> {
@@ -380,7 +378,7 @@ func.func @rms_norm_short_rows_static(%x: tensor<48x64xf32>, %g: tensor<64xf32>,
 // Rows of 256 bf16 (512 B) are short: 8 per tile at 256 bits and, halved
 // from 16 to fit 4 KiB, at 512. Rows of 512 bf16 are not: 4 would fit.
 // SLICE-LABEL: func.func @rms_norm_short_rows_bf16
-// SLICE: scf.forall (%{{.+}}) in (2)
+// SLICE: scf.forall (%{{.+}}) = (0) to (16) step (8)
 // SLICE: vector<8xf32>
 // SLICE: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0] [8, 256] [1, 1]
 // SLICE-NOT: scf.forall
@@ -389,7 +387,7 @@ func.func @rms_norm_short_rows_static(%x: tensor<48x64xf32>, %g: tensor<64xf32>,
 // SLICE-NOT: vector<8xf32>
 // SLICE: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0] [1, 512] [1, 1]
 // SLICE256-LABEL: func.func @rms_norm_short_rows_bf16
-// SLICE256: scf.forall (%{{.+}}) in (2)
+// SLICE256: scf.forall (%{{.+}}) = (0) to (16) step (8)
 // SLICE256: vector<8xf32>
 // SLICE256: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0] [8, 256] [1, 1]
 // SLICE256-NOT: scf.forall

@@ -262,9 +262,11 @@ def NormPrefetchNextSlicePass
     one defined outside the forall) with `vector.transfer_read` of whole
     1-D vectors at indices that hold a forall induction variable (or, for
     a tile of short rows read a row per step of a loop, an `affine.apply`
-    linear in it, `iv * rows + r`, with `rows` a constant or a value known
-    to be at least 1: the next tile's row is `rows` on, clamped to the last
-    row since the last tile may have fewer, and a slice is the tile's rows),
+    linear in it: `iv * rows + r` for a constant `rows`, or `iv + r` in a
+    forall that steps by the tile's rows, upstream tiling's form, where the
+    rows may be a run-time count; the next tile's row is `rows` on, clamped
+    to the last row since the last tile may have fewer, and a slice is the
+    tile's rows),
     the innermost index moving with the loop;
     loops under an `scf.if` that
     yields values (the rescaled retry, which few slices take) do not count.

@@ -87,9 +87,9 @@
 // RUN: norm-opt %s -norm-lower-to-cpu-pipeline="vector-kernels=0 vector-bits=512" -mlir-print-ir-after=norm-tile-and-vectorize -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
 // ROWS-LABEL: func.func @in_nchw_f32_dynamic
 // ROWS: %[[X:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1], [2, 3]] : tensor<?x?x?x?xf32> into tensor<?x?x?xf32>
-// ROWS: scf.forall (%[[N:.+]], %[[T:.+]]) in (%{{.+}}, %{{.+}})
-// ROWS: %[[RPT:.+]] = affine.min #{{.+}}()[%{{.+}}, %{{.+}}, %[[T]]]
-// ROWS: %[[C:.+]] = affine.apply #{{.+}}()[%{{.+}}, %[[T]], %{{.+}}]
+// ROWS: scf.forall (%[[N:.+]], %[[T:.+]]) = (0, 0) to (%{{.+}}, %{{.+}}) step (1, %[[RPT:.+]]) shared_outs
+// ROWS: affine.min #{{.+}}(%[[T]])[%{{.+}}, %[[RPT]]]
+// ROWS: %[[C:.+]] = affine.apply #{{.+}}()[%[[T]], %{{.+}}]
 // ROWS: vector.transfer_read %[[X]][%[[N]], %[[C]], %{{.+}}], {{.*}} : tensor<?x?x?xf32>, vector<64xf32>
 // ROWS-NOT: norm.normalize
 // ROWS: tensor.expand_shape
@@ -112,8 +112,8 @@
 // ROWS: tensor.expand_shape
 // Short rows: tiles of 8 rows of 128 f32 (4 KiB) or 16 of 64 f32 and of
 // 128 bf16 (a dynamic row length picks them at run time: in_nchw_f32_dynamic
-// above), one forall over ceil(rows / r) tiles, the last one taking the rows
-// left; the tile's statistics in registers (no tensor.empty in the tile
+// above), one forall stepping r rows at a time (upstream tiling), the last
+// tile taking the rows left; the tile's statistics in registers (no tensor.empty in the tile
 // before its statistics step; the partial tile's statistics results are
 // written in place once bufferized: no malloc, ROWSLLVM below).
 // ROWS-LABEL: func.func @ln_short_f32_dynamic
@@ -124,7 +124,7 @@
 // ROWS-NOT: scf.forall
 // ROWS-NOT: norm.normalize
 // ROWS-LABEL: func.func @in_nchw_short_f32_static
-// ROWS: scf.forall (%{{.+}}, %{{.+}}) in (3, 2)
+// ROWS: scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (3, 21) step (1, 16)
 // ROWS: %[[INROWS:.+]] = affine.min
 // ROWS-NOT: tensor.empty
 // ROWS: scf.if %{{.+}} -> (vector<1x16xf32>, vector<1x16xf32>, vector<1x16xf32>)
@@ -134,7 +134,7 @@
 // ROWS-NOT: scf.forall
 // ROWS-NOT: norm.normalize
 // ROWS-LABEL: func.func @rms_short_bf16_static
-// ROWS: scf.forall (%{{.+}}, %{{.+}}) in (3, 3)
+// ROWS: scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (3, 45) step (1, 16)
 // ROWS: %[[RMSROWS:.+]] = affine.min
 // ROWS-NOT: tensor.empty
 // ROWS: scf.if %{{.+}} -> (vector<1x16xf32>, vector<1x16xf32>)
