@@ -215,12 +215,21 @@ func.func @layer_norm(%x: tensor<8x768xf32>, %init: tensor<8x768xf32>) -> tensor
 // into the partial sums with a select. The first block runs before the loop
 // over the others, so a row of one block runs no block loop. The rows per
 // tile follow the row's bytes at run time: 16 rows up to 256 bytes, 8 up to
-// 512, else one; a tile's rows are a loop to min(rows, M - rows t).
+// 512, then (for inputs of at most 8 MiB) 4 up to 1024 and 2 up to 4096,
+// else one; a tile's rows are a loop to min(rows, M - t).
 // SLICE-LABEL: func.func @rms_norm_dynamic
 // SLICE: %[[N:.+]] = tensor.dim %{{.+}}, %c1
 // SLICE: %[[BYTES:.+]] = arith.muli %[[N]], %c2
+// SLICE: %[[INPUT:.+]] = arith.muli %{{.+}}, %[[BYTES]]
+// SLICE: %[[CACHED:.+]] = arith.cmpi ule, %[[INPUT]], %c8388608
+// SLICE: %[[LE4096:.+]] = arith.cmpi ule, %[[BYTES]], %c4096
+// SLICE: %[[TWO:.+]] = arith.andi %[[LE4096]], %[[CACHED]]
+// SLICE: %[[R2:.+]] = arith.select %[[TWO]], %c2{{.*}}, %c1
+// SLICE: %[[LE1024:.+]] = arith.cmpi ule, %[[BYTES]], %c1024
+// SLICE: %[[FOUR:.+]] = arith.andi %[[LE1024]], %[[CACHED]]
+// SLICE: %[[R4:.+]] = arith.select %[[FOUR]], %c4, %[[R2]]
 // SLICE: %[[LE512:.+]] = arith.cmpi ule, %[[BYTES]], %c512
-// SLICE: %[[R8:.+]] = arith.select %[[LE512]], %c8, %c1
+// SLICE: %[[R8:.+]] = arith.select %[[LE512]], %c8, %[[R4]]
 // SLICE: %[[LE256:.+]] = arith.cmpi ule, %[[BYTES]], %c256
 // SLICE: %[[RPT:.+]] = arith.select %[[LE256]], %c16, %[[R8]]
 // SLICE: %[[M:.+]] = tensor.dim %{{.+}}, %c0

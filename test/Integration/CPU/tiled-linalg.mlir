@@ -33,8 +33,8 @@
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry ln_short_f32_dynamic --vector-kernels=0 --openmp --check --shape 37x128 --shape 2048x128 | FileCheck %s
 // RUN: norm-runner %s --entry in_nchw_short_f32_static --vector-kernels=0 --check | FileCheck %s
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry rms_short_bf16_static --vector-kernels=0 --openmp --check | FileCheck %s
-// RUN: norm-runner %s --entry ln_f32_dynamic --vector-kernels=0 --check --shape 5x4097 --shape 1x100000 --shape 7x63 --shape 3x1 --shape 0x5 --shape 37x128 --shape 17x64 --shape 9x100 --shape 8x129 --shape 33x16 | FileCheck %s
-// RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry ln_f32_dynamic --vector-kernels=0 --openmp --check --shape 9x768 --shape 2x8200 --shape 37x128 --shape 33x16 | FileCheck %s
+// RUN: norm-runner %s --entry ln_f32_dynamic --vector-kernels=0 --check --shape 5x4097 --shape 1x100000 --shape 7x63 --shape 3x1 --shape 0x5 --shape 37x128 --shape 17x64 --shape 9x100 --shape 8x129 --shape 33x16 --shape 7x200 --shape 5x700 | FileCheck %s
+// RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry ln_f32_dynamic --vector-kernels=0 --openmp --check --shape 9x768 --shape 2x8200 --shape 37x128 --shape 33x16 --shape 7x200 | FileCheck %s
 // RUN: norm-runner %s --entry rms_bf16_static --vector-kernels=0 --check | FileCheck %s
 // RUN: env OMP_NUM_THREADS=2 norm-runner %s --entry rms_bf16_static --vector-kernels=0 --openmp --check | FileCheck %s
 // RUN: norm-runner %s --entry in_nchw_f32_dynamic --vector-kernels=0 --check --shape 3x5x7x41 --shape 2x3x1x1 --shape 1x2x300x300 --shape 0x3x4x4 | FileCheck %s
