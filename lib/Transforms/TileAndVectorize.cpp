@@ -38,6 +38,7 @@
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir {
 namespace norm {
@@ -2284,6 +2285,10 @@ struct NormTileAndVectorizePass
     for (NormalizeOp op : targets)
       if (failed(tileAndVectorizeNormalize(rewriter, op, options)))
         return signalPassFailure();
+    // The statistics' partial sums of bf16 rows, widened without shuffles.
+    RewritePatternSet patterns(&getContext());
+    populateWidenBF16PairsInSumsPatterns(patterns);
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
 } // namespace

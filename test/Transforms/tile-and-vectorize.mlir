@@ -256,7 +256,9 @@ func.func @rms_norm_dynamic(%x: tensor<?x?xbf16>, %init: tensor<?x?xbf16>) -> te
 // -----
 
 // bf16 scale and bias: widened to f32 once, ahead of the rows' loop, not in
-// every row's normalize step.
+// every row's normalize step. The statistics' sums widen the rows' bf16
+// in lane pairs (a shift and a mask, no shuffle instruction); the normalize
+// step, whose lanes are stored, in element order.
 // SLICE-LABEL: func.func @layer_norm_bf16_affine
 // SLICE-SAME: (%[[X:.+]]: tensor<?x?xbf16>, %[[G:.+]]: tensor<?xbf16>, %[[B:.+]]: tensor<?xbf16>,
 // SLICE: %[[G32:.+]] = linalg.generic {{.*}} ins(%[[G]] : tensor<?xbf16>) outs(%{{.+}} : tensor<?xf32>)
@@ -264,8 +266,24 @@ func.func @rms_norm_dynamic(%x: tensor<?x?xbf16>, %init: tensor<?x?xbf16>) -> te
 // SLICE: %[[B32:.+]] = linalg.generic {{.*}} ins(%[[B]] : tensor<?xbf16>) outs(%{{.+}} : tensor<?xf32>)
 // SLICE: scf.forall
 // SLICE-NOT: scf.forall.in_parallel
+// SLICE: scf.for {{.*}} -> (vector<64xf32>) {
+// SLICE-NEXT: vector.transfer_read %[[X]]{{.*}} : tensor<?x?xbf16>, vector<64xbf16>
+// SLICE-NEXT: %[[MBITS:.+]] = vector.bitcast %{{.+}} : vector<64xbf16> to vector<32xi32>
+// SLICE-NEXT: arith.shli %[[MBITS]], %{{.+}} : vector<32xi32>
+// SLICE-NEXT: vector.bitcast
+// SLICE-NEXT: arith.andi %[[MBITS]], %{{.+}} : vector<32xi32>
+// SLICE-NEXT: vector.bitcast
+// SLICE-NEXT: vector.shuffle {{.*}} : vector<32xf32>, vector<32xf32>
+// SLICE-NEXT: arith.addf
+// SLICE: scf.for {{.*}} -> (vector<64xf32>, vector<64xf32>) {
+// SLICE-NEXT: vector.transfer_read %[[X]]{{.*}} : tensor<?x?xbf16>, vector<64xbf16>
+// SLICE-NEXT: %[[DBITS:.+]] = vector.bitcast %{{.+}} : vector<64xbf16> to vector<32xi32>
+// SLICE-NEXT: arith.shli %[[DBITS]], %{{.+}} : vector<32xi32>
 // SLICE: vector.transfer_read %[[G32]]{{.*}} : tensor<?xf32>, vector<64xf32>
 // SLICE: vector.transfer_read %[[B32]]{{.*}} : tensor<?xf32>, vector<64xf32>
+// SLICE: arith.extf %{{.+}} : vector<64xbf16> to vector<64xf32>
+// SLICE: arith.truncf %{{.+}} : vector<64xf32> to vector<64xbf16>
+// SLICE-NOT: arith.shli
 // SLICE: scf.forall.in_parallel
 func.func @layer_norm_bf16_affine(%x: tensor<?x?xbf16>, %g: tensor<?xbf16>, %b: tensor<?xbf16>, %init: tensor<?x?xbf16>) -> tensor<?x?xbf16> {
   %y = norm.normalize standard axes = [1] epsilon = 1.0e-05

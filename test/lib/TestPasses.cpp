@@ -7,9 +7,11 @@
 namespace mlir::norm::test {
 void registerTestReshapeNormalizePass();
 void registerTestPlantBugPass();
+void registerTestWidenBF16PairsInSumsPass();
 
 void registerTestPasses() {
   registerTestReshapeNormalizePass();
   registerTestPlantBugPass();
+  registerTestWidenBF16PairsInSumsPass();
 }
 } // namespace mlir::norm::test

@@ -103,6 +103,13 @@ void populateExpandBF16TruncationPatterns(RewritePatternSet &patterns,
                                           bool shuffle,
                                           PatternBenefit benefit = 1);
 
+/// bf16 elements widened in lane pairs (the even ones by a shift, the odd
+/// ones by a mask of the same 32-bit lanes) in loops that only add them
+/// into vector sums that are then reduced whole, where their lane order
+/// does not matter.
+void populateWidenBF16PairsInSumsPatterns(RewritePatternSet &patterns,
+                                          PatternBenefit benefit = 1);
+
 /// Masked loads and stores of f16/bf16 vectors as i16 vectors plus bitcasts
 /// (see norm-masked-half-as-integer).
 void populateMaskedHalfAsIntegerPatterns(RewritePatternSet &patterns,
