@@ -37,8 +37,10 @@ struct Role {
 bool isUniform(scf::ForOp loop, Value value) {
   if (!loop.isDefinedOutsideOfLoop(value))
     return false;
-  if (value.getDefiningOp<vector::BroadcastOp>())
-    return true;
+  if (auto broadcast = value.getDefiningOp<vector::BroadcastOp>()) {
+    auto source = dyn_cast<VectorType>(broadcast.getSourceType());
+    return !source || source.getNumElements() == 1;
+  }
   DenseElementsAttr constant;
   return matchPattern(value, m_Constant(&constant)) && constant.isSplat();
 }
@@ -127,6 +129,10 @@ struct WidenBF16PairsInSumLoop : OpRewritePattern<scf::ForOp> {
       return rewriter.notifyMatchFailure(loop, "widens no bf16 vector");
     int64_t width =
         cast<VectorType>(widenings.front().getType()).getNumElements();
+    if (llvm::any_of(widenings, [&](arith::ExtFOp extf) {
+          return cast<VectorType>(extf.getType()).getNumElements() != width;
+        }))
+      return rewriter.notifyMatchFailure(loop, "widens vectors of two sizes");
 
     // Every vector value of the body: widened elements, or a sum.
     DenseMap<Value, Role> roles;
@@ -194,15 +200,17 @@ struct WidenBF16PairsInSumLoop : OpRewritePattern<scf::ForOp> {
         return rewriter.notifyMatchFailure(&op, "uses a sum other than adding");
       roles[op.getResult(0)] = {Role::Sum, *sum};
     }
-    // Elements may only reach the sums, and each sum only its own slot.
-    for (auto [value, role] : roles) {
-      if (role.kind != Role::Elements)
-        continue;
-      for (Operation *user : value.getUsers())
-        if (isa<scf::YieldOp>(user))
-          return rewriter.notifyMatchFailure(loop, "yields elements");
-    }
+    // Every use of the elements and the sums is one of the ops above (not
+    // one in a nested region, nor anything else that sees lane order); only
+    // the sums reach the yield, each its own slot.
     auto yield = cast<scf::YieldOp>(body->getTerminator());
+    for (auto [value, role] : roles)
+      for (Operation *user : value.getUsers())
+        if (user == yield.getOperation()
+                ? role.kind != Role::Sum
+                : user->getBlock() != body || user->getNumResults() != 1 ||
+                      !roles.contains(user->getResult(0)))
+          return rewriter.notifyMatchFailure(user, "sees the lane order");
     for (auto [q, yielded] : llvm::enumerate(yield.getOperands())) {
       auto role = roles.find(yielded);
       if (role == roles.end() || role->second.kind != Role::Sum ||

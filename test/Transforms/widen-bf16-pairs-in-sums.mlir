@@ -166,3 +166,54 @@ func.func @f16_sum(%x: memref<?xf16>, %n: index) -> f32 {
   %r = vector.reduction <add>, %sum : vector<16xf32> into f32
   return %r : f32
 }
+
+// -----
+
+// The elements are also stored, in a nested region: element order kept.
+// CHECK-LABEL: func.func @elements_stored_in_region
+// CHECK: scf.for
+// CHECK: arith.extf %{{.+}} : vector<16xbf16> to vector<16xf32>
+// CHECK-NOT: arith.shli
+func.func @elements_stored_in_region(%x: memref<?xbf16>, %n: index, %out: memref<?xf32>, %store: i1) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %pad = arith.constant 0.0 : bf16
+  %zero = arith.constant dense<0.0> : vector<16xf32>
+  %sum = scf.for %i = %c0 to %n step %c16 iter_args(%s = %zero) -> (vector<16xf32>) {
+    %v = vector.transfer_read %x[%i], %pad {in_bounds = [true]} : memref<?xbf16>, vector<16xbf16>
+    %w = arith.extf %v : vector<16xbf16> to vector<16xf32>
+    scf.if %store {
+      vector.transfer_write %w, %out[%i] {in_bounds = [true]} : vector<16xf32>, memref<?xf32>
+    }
+    %s1 = arith.addf %s, %w : vector<16xf32>
+    scf.yield %s1 : vector<16xf32>
+  }
+  %r = vector.reduction <add>, %sum : vector<16xf32> into f32
+  return %r : f32
+}
+
+// -----
+
+// Two widths of widened vectors in one loop: left alone.
+// CHECK-LABEL: func.func @two_widths
+// CHECK: scf.for
+// CHECK: arith.extf %{{.+}} : vector<16xbf16> to vector<16xf32>
+// CHECK: arith.extf %{{.+}} : vector<8xbf16> to vector<8xf32>
+// CHECK-NOT: arith.shli
+func.func @two_widths(%x: memref<?xbf16>, %n: index, %out: memref<8xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %pad = arith.constant 0.0 : bf16
+  %zero = arith.constant dense<0.0> : vector<16xf32>
+  %sum = scf.for %i = %c0 to %n step %c16 iter_args(%s = %zero) -> (vector<16xf32>) {
+    %v = vector.transfer_read %x[%i], %pad {in_bounds = [true]} : memref<?xbf16>, vector<16xbf16>
+    %w = arith.extf %v : vector<16xbf16> to vector<16xf32>
+    %h = vector.transfer_read %x[%i], %pad {in_bounds = [true]} : memref<?xbf16>, vector<8xbf16>
+    %hw = arith.extf %h : vector<8xbf16> to vector<8xf32>
+    vector.transfer_write %hw, %out[%c0] {in_bounds = [true]} : vector<8xf32>, memref<8xf32>
+    %s1 = arith.addf %s, %w : vector<16xf32>
+    scf.yield %s1 : vector<16xf32>
+  }
+  %r = vector.reduction <add>, %sum : vector<16xf32> into f32
+  return %r : f32
+}
