@@ -244,12 +244,134 @@ bool isSizeOfDim(OpFoldResult size, Value value, int64_t d) {
   return succeeded(equal) && *equal;
 }
 
-/// The constant upper bound of dim `d` of tensor `value`, or failure.
-FailureOr<int64_t> getDimUpperBound(Value value, int64_t d) {
-  return ValueBoundsConstraintSet::computeConstantBound(
-      presburger::BoundType::UB,
-      ValueBoundsConstraintSet::Variable(getShapeSource(value), d),
+static FailureOr<int64_t> getSyntacticUpperBound(OpFoldResult size,
+                                                 int depth = 0);
+
+/// A constant upper bound of `expr` over `operands` (its dims, then its
+/// symbols), from upper bounds of the operands alone: only the forms whose
+/// value grows with each operand (sums, products and quotients by positive
+/// constants) and `mod`, which is below its constant whatever it divides.
+static FailureOr<int64_t> getSyntacticUpperBound(AffineExpr expr,
+                                                 ValueRange operands,
+                                                 unsigned numDims, int depth) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return constant.getValue();
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return getSyntacticUpperBound(operands[dim.getPosition()], depth + 1);
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+    return getSyntacticUpperBound(operands[numDims + symbol.getPosition()],
+                                  depth + 1);
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  auto divisor = dyn_cast<AffineConstantExpr>(binary.getRHS());
+  if (binary.getKind() == AffineExprKind::Mod) {
+    if (!divisor || divisor.getValue() <= 0)
+      return failure();
+    return divisor.getValue() - 1;
+  }
+  FailureOr<int64_t> lhs =
+      getSyntacticUpperBound(binary.getLHS(), operands, numDims, depth);
+  if (failed(lhs))
+    return failure();
+  int64_t result;
+  if (binary.getKind() == AffineExprKind::Add) {
+    FailureOr<int64_t> rhs =
+        getSyntacticUpperBound(binary.getRHS(), operands, numDims, depth);
+    if (failed(rhs) || llvm::AddOverflow(*lhs, *rhs, result))
+      return failure();
+    return result;
+  }
+  if (!divisor || divisor.getValue() <= 0)
+    return failure();
+  int64_t constant = divisor.getValue();
+  switch (binary.getKind()) {
+  case AffineExprKind::Mul:
+    if (llvm::MulOverflow(*lhs, constant, result))
+      return failure();
+    return result;
+  case AffineExprKind::FloorDiv:
+    return llvm::divideFloorSigned(*lhs, constant);
+  case AffineExprKind::CeilDiv:
+    return llvm::divideCeilSigned(*lhs, constant);
+  default:
+    return failure();
+  }
+}
+
+/// The least (`least`) or the greatest of `bounds`: the least of those
+/// found bounds a min, the greatest a max only when all are found.
+static FailureOr<int64_t> combineBounds(ArrayRef<FailureOr<int64_t>> bounds,
+                                        bool least) {
+  std::optional<int64_t> combined;
+  for (FailureOr<int64_t> bound : bounds) {
+    if (failed(bound)) {
+      if (least)
+        continue;
+      return failure();
+    }
+    combined = least ? std::min(combined.value_or(*bound), *bound)
+                     : std::max(combined.value_or(*bound), *bound);
+  }
+  if (!combined)
+    return failure();
+  return *combined;
+}
+
+/// A constant upper bound of `size` read off the ops that compute it:
+/// constants and affine.min/max/apply and arith.select/minsi/maxsi of them
+/// (a tile's partial last step, a run-time choice of tile size), or
+/// failure, where ValueBounds may still know more.
+static FailureOr<int64_t> getSyntacticUpperBound(OpFoldResult size, int depth) {
+  if (std::optional<int64_t> constant = getConstantIntValue(size))
+    return *constant;
+  auto value = dyn_cast<Value>(size);
+  Operation *def = value ? value.getDefiningOp() : nullptr;
+  if (!def || depth > 8)
+    return failure();
+  SmallVector<FailureOr<int64_t>> bounds;
+  AffineMap map;
+  if (auto min = dyn_cast<affine::AffineMinOp>(def))
+    map = min.getMap();
+  else if (auto max = dyn_cast<affine::AffineMaxOp>(def))
+    map = max.getMap();
+  else if (auto apply = dyn_cast<affine::AffineApplyOp>(def))
+    map = apply.getMap();
+  if (map) {
+    for (AffineExpr result : map.getResults())
+      bounds.push_back(getSyntacticUpperBound(result, def->getOperands(),
+                                              map.getNumDims(), depth));
+    return combineBounds(bounds, /*least=*/isa<affine::AffineMinOp>(def));
+  }
+  // Either operand of a select or maxsi may be the result; either bound of
+  // a minsi bounds it.
+  if (!isa<arith::SelectOp, arith::MaxSIOp, arith::MinSIOp>(def))
+    return failure();
+  for (Value operand : def->getOperands().take_back(2))
+    bounds.push_back(getSyntacticUpperBound(operand, depth + 1));
+  return combineBounds(bounds, /*least=*/isa<arith::MinSIOp>(def));
+}
+
+/// Whether dim `d` of tensor `value` is provably at most `bound`. The size
+/// the defining op gives the dim is tried first: ValueBounds solves a
+/// Presburger problem per query, most of this pass's time.
+bool isDimAtMost(Value value, int64_t d, int64_t bound) {
+  Value source = getShapeSource(value);
+  auto type = cast<RankedTensorType>(source.getType());
+  if (!type.isDynamicDim(d))
+    return type.getDimSize(d) <= bound;
+  OpFoldResult size;
+  if (auto empty = source.getDefiningOp<tensor::EmptyOp>())
+    size = empty.getDynamicSize(d);
+  else if (auto slice = source.getDefiningOp<tensor::ExtractSliceOp>();
+           slice && slice.getSourceType().getRank() == type.getRank())
+    size = slice.getMixedSizes()[d];
+  if (size)
+    if (FailureOr<int64_t> upper = getSyntacticUpperBound(size);
+        succeeded(upper) && *upper <= bound)
+      return true;
+  FailureOr<int64_t> upper = ValueBoundsConstraintSet::computeConstantBound(
+      presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(source, d),
       /*stopCondition=*/nullptr, /*closedUB=*/true);
+  return succeeded(upper) && *upper <= bound;
 }
 
 /// Whether `mask` is a create_mask of the sizes of `tensor` (a partial
@@ -921,8 +1043,7 @@ bool hasUpperBound(linalg::LinalgOp op, int64_t dim, int64_t bound) {
       auto loop = dyn_cast<AffineDimExpr>(expr);
       if (!loop || loop.getPosition() != dim)
         continue;
-      FailureOr<int64_t> upper = getDimUpperBound(operand.get(), position);
-      if (succeeded(upper) && *upper <= bound)
+      if (isDimAtMost(operand.get(), position, bound))
         return true;
     }
   }
