@@ -221,6 +221,21 @@ Value getShapeSource(Value value) {
   return value;
 }
 
+/// The size of dim `d` of `source` as its type or the op that makes it
+/// gives it (a tensor.empty's operand, a rank-keeping extract_slice's
+/// size), or null.
+static OpFoldResult getDefiningDimSize(Value source, int64_t d) {
+  auto type = cast<RankedTensorType>(source.getType());
+  if (!type.isDynamicDim(d))
+    return getAsIndexOpFoldResult(source.getContext(), type.getDimSize(d));
+  if (auto empty = source.getDefiningOp<tensor::EmptyOp>())
+    return empty.getDynamicSize(d);
+  auto slice = source.getDefiningOp<tensor::ExtractSliceOp>();
+  if (slice && slice.getSourceType().getRank() == slice.getType().getRank())
+    return slice.getMixedSizes()[d];
+  return {};
+}
+
 /// Whether `size` is dim `d` of tensor `value`: read off the op that sizes
 /// it where it can be (the common case, and far cheaper), else proved with
 /// ValueBounds.
@@ -230,13 +245,8 @@ bool isSizeOfDim(OpFoldResult size, Value value, int64_t d) {
   if (!type.isDynamicDim(d) && constant)
     return *constant == type.getDimSize(d);
   Value source = getShapeSource(value);
-  OpFoldResult known;
-  if (auto empty = source.getDefiningOp<tensor::EmptyOp>())
-    known = empty.getDynamicSize(d);
-  else if (auto slice = source.getDefiningOp<tensor::ExtractSliceOp>();
-           slice && slice.getSourceType().getRank() == type.getRank())
-    known = slice.getMixedSizes()[d];
-  if (known && known == size)
+  if (OpFoldResult known = getDefiningDimSize(source, d);
+      known && known == size)
     return true;
   FailureOr<bool> equal = ValueBoundsConstraintSet::areEqual(
       ValueBoundsConstraintSet::Variable(size),
@@ -358,13 +368,7 @@ bool isDimAtMost(Value value, int64_t d, int64_t bound) {
   auto type = cast<RankedTensorType>(source.getType());
   if (!type.isDynamicDim(d))
     return type.getDimSize(d) <= bound;
-  OpFoldResult size;
-  if (auto empty = source.getDefiningOp<tensor::EmptyOp>())
-    size = empty.getDynamicSize(d);
-  else if (auto slice = source.getDefiningOp<tensor::ExtractSliceOp>();
-           slice && slice.getSourceType().getRank() == type.getRank())
-    size = slice.getMixedSizes()[d];
-  if (size)
+  if (OpFoldResult size = getDefiningDimSize(source, d))
     if (FailureOr<int64_t> upper = getSyntacticUpperBound(size);
         succeeded(upper) && *upper <= bound)
       return true;
