@@ -1824,10 +1824,14 @@ getCombiners(linalg::LinalgOp reduction, int64_t outputRank) {
 /// [rows, length] -> [rows]: each row is reduced as a slice of its own, in
 /// a loop over the rows whose totals are lanes of vectors, so that the
 /// statistics steps after it run on the tile's rows at once.
+/// With `peelFirstBlock`, a row's first block runs before the loop over the
+/// others; without, all blocks run in the loop (half the code, one loop trip
+/// more; the same sums either way).
 static LogicalResult reduceRowInBlocks(RewriterBase &rewriter,
                                        linalg::LinalgOp reduction,
                                        int64_t vectorSize, int64_t blockSize,
-                                       int64_t rowsPerTile = 0) {
+                                       int64_t rowsPerTile = 0,
+                                       bool peelFirstBlock = true) {
   unsigned numLoops = reduction.getNumLoops();
   int64_t extent = reduction.getStaticLoopRanges().back();
   if (!rowsPerTile && numLoops == 1 && !ShapedType::isDynamic(extent) &&
@@ -1977,22 +1981,43 @@ static LogicalResult reduceRowInBlocks(RewriterBase &rewriter,
     }
     return true;
   };
-  // A row's blocks: the first outside the loop (a row of at most one block,
-  // the common case, runs no loop and no loop-carried totals), the later ones
-  // join them in the loop, as the first would have.
+  // A row's blocks: when peeled, the first outside the loop (a row of at
+  // most one block, the common case, runs no loop and no loop-carried
+  // totals), the later ones join them in the loop, as the first would have.
   bool tiled = true;
   auto reduceRow = [&](OpBuilder &b, Location nestedLoc, ValueRange rows,
                        ValueRange totals) -> SmallVector<Value> {
-    SmallVector<Value> firstTotals;
-    tiled &= reduceBlock(b, nestedLoc, rows, zero, totals, firstTotals);
+    SmallVector<Value> loopTotals(totals.begin(), totals.end());
+    Value loopStart = zero;
+    // A static row of one block is that block alone: no loop either way.
+    std::optional<int64_t> staticSize = getConstantIntValue(size);
+    bool peelFirst = peelFirstBlock || (staticSize && *staticSize <= blockSize);
+    if (peelFirst) {
+      SmallVector<Value> firstTotals;
+      tiled &= reduceBlock(b, nestedLoc, rows, zero, totals, firstTotals);
+      loopTotals = firstTotals;
+      loopStart = step;
+    }
+    // Unpeeled, a static row's partial last block runs after the loop, in
+    // whole vector steps where its length allows (no mask).
+    int64_t tail = !peelFirst && staticSize ? *staticSize % blockSize : 0;
+    Value loopEnd =
+        tail ? arith::ConstantIndexOp::create(b, nestedLoc, *staticSize - tail)
+                   .getResult()
+             : size;
     auto loop = scf::ForOp::create(
-        b, nestedLoc, step, size, step, firstTotals,
+        b, nestedLoc, loopStart, loopEnd, step, loopTotals,
         [&](OpBuilder &lb, Location l, Value start, ValueRange carried) {
           SmallVector<Value> next;
           tiled &= reduceBlock(lb, l, rows, start, carried, next);
           scf::YieldOp::create(lb, l, next);
         });
-    return SmallVector<Value>(loop.getResults());
+    if (!tail)
+      return SmallVector<Value>(loop.getResults());
+    SmallVector<Value> lastTotals;
+    tiled &=
+        reduceBlock(b, nestedLoc, rows, loopEnd, loop.getResults(), lastTotals);
+    return lastTotals;
   };
   if (rowsPerTile) {
     // A tile's rows: each row's totals start at its lane of the initial
@@ -2179,8 +2204,14 @@ static LogicalResult rowStatisticsOnTile(RewriterBase &rewriter,
       rewriter.replaceOp(reduction, collapsed->results);
       reduction = collapsed->collapsedOp;
     }
+    // The rescale retry's reductions (under its scf.if) run only for
+    // inputs whose squares overflow: their code need not be fast.
+    bool inRetry =
+        reduction->getParentOfType<scf::IfOp>() &&
+        forall->isProperAncestor(reduction->getParentOfType<scf::IfOp>());
     if (failed(reduceRowInBlocks(rewriter, reduction, vectorSize,
-                                 kLaneTermsPerBlock * vectorSize, rowsPerTile)))
+                                 kLaneTermsPerBlock * vectorSize, rowsPerTile,
+                                 /*peelFirstBlock=*/!inRetry)))
       return failure();
   }
   {
