@@ -1989,18 +1989,17 @@ static LogicalResult reduceRowInBlocks(RewriterBase &rewriter,
                        ValueRange totals) -> SmallVector<Value> {
     SmallVector<Value> loopTotals(totals.begin(), totals.end());
     Value loopStart = zero;
-    // A static row of one block is that block alone: no loop either way.
-    std::optional<int64_t> staticSize = getConstantIntValue(size);
-    bool peelFirst = peelFirstBlock || (staticSize && *staticSize <= blockSize);
-    if (peelFirst) {
+    if (peelFirstBlock) {
       SmallVector<Value> firstTotals;
       tiled &= reduceBlock(b, nestedLoc, rows, zero, totals, firstTotals);
       loopTotals = firstTotals;
       loopStart = step;
     }
-    // Unpeeled, a static row's partial last block runs after the loop, in
-    // whole vector steps where its length allows (no mask).
-    int64_t tail = !peelFirst && staticSize ? *staticSize % blockSize : 0;
+    // Unpeeled, a static row's partial last block runs after the loop over
+    // its whole blocks (which folds away for a row of one block), in whole
+    // vector steps where its length allows (no mask).
+    std::optional<int64_t> staticSize = getConstantIntValue(size);
+    int64_t tail = !peelFirstBlock && staticSize ? *staticSize % blockSize : 0;
     Value loopEnd =
         tail ? arith::ConstantIndexOp::create(b, nestedLoc, *staticSize - tail)
                    .getResult()
@@ -2206,9 +2205,8 @@ static LogicalResult rowStatisticsOnTile(RewriterBase &rewriter,
     }
     // The rescale retry's reductions (under its scf.if) run only for
     // inputs whose squares overflow: their code need not be fast.
-    bool inRetry =
-        reduction->getParentOfType<scf::IfOp>() &&
-        forall->isProperAncestor(reduction->getParentOfType<scf::IfOp>());
+    auto retry = reduction->getParentOfType<scf::IfOp>();
+    bool inRetry = retry && forall->isProperAncestor(retry);
     if (failed(reduceRowInBlocks(rewriter, reduction, vectorSize,
                                  kLaneTermsPerBlock * vectorSize, rowsPerTile,
                                  /*peelFirstBlock=*/!inRetry)))

@@ -245,6 +245,16 @@ func.func @layer_norm(%x: tensor<8x768xf32>, %init: tensor<8x768xf32>) -> tensor
 // SLICE: arith.select %{{.+}}, %{{.+}}, %{{.+}} : vector<64xi1>, vector<64xf32>
 // SLICE: vector.reduction <add>
 // SLICE: scf.yield %{{.+}}, %{{.+}} : f32, f32
+// The rescale retry (under the scf.if, for rows whose squares overflow)
+// runs all of a row's blocks in one loop from 0: no peeled first block.
+// SLICE: scf.if %{{.+}} -> (vector<16xf32>, vector<16xf32>)
+// SLICE-NOT: vector.reduction
+// SLICE: scf.for %{{.+}} = %c0{{.*}} to %{{.+}} step %c1024 {{.*}} -> (f32)
+// SLICE: vector.reduction <maximumf>
+// SLICE-NOT: vector.reduction
+// SLICE: scf.for %{{.+}} = %c0{{.*}} to %{{.+}} step %c1024 {{.*}} -> (f32, f32)
+// SLICE: vector.reduction <add>
+// SLICE: } else {
 // SLICE-NOT: tensor.empty
 // SLICE: scf.forall.in_parallel
 func.func @rms_norm_dynamic(%x: tensor<?x?xbf16>, %init: tensor<?x?xbf16>) -> tensor<?x?xbf16> {
