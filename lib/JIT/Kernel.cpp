@@ -114,7 +114,7 @@ Kernel::compile(ModuleOp module, llvm::StringRef entry,
   }
   if (llvm::Error error = buildLowerToTargetPipeline(pm, options.pipeline))
     return std::move(error);
-  if (failed(pm.run(*lowered)))
+  if (failed(runVerifiedAtEnd(pm, *lowered)))
     return llvm::createStringError(
         diagnosticsOf("lowering @" + entry.str() + " failed"));
 

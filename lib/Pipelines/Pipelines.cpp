@@ -6,6 +6,8 @@
 
 #include "norm/Pipelines/Pipelines.h"
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -42,6 +44,13 @@ mlir::norm::buildLowerToTargetPipeline(OpPassManager &pm,
   cpu.vectorBits = options.vectorBits;
   buildLowerToCPUPipeline(pm, cpu);
   return llvm::Error::success();
+}
+
+LogicalResult mlir::norm::runVerifiedAtEnd(PassManager &pm, ModuleOp module) {
+  pm.enableVerifier(false);
+  if (failed(pm.run(module)))
+    return failure();
+  return verify(module);
 }
 
 void mlir::norm::registerNormPipelines() {

@@ -8,12 +8,15 @@
 #define NORM_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassOptions.h"
+#include "mlir/Support/LogicalResult.h"
 #include "llvm/Support/Error.h"
 
 #include <string>
 
 namespace mlir {
+class ModuleOp;
 class OpPassManager;
+class PassManager;
 namespace norm {
 
 /// Options of norm-lower-to-cpu-pipeline.
@@ -136,6 +139,13 @@ llvm::Error verifyTargetPipelineOptions(const TargetPipelineOptions &options);
 /// verifyTargetPipelineOptions does.
 llvm::Error buildLowerToTargetPipeline(OpPassManager &pm,
                                        const TargetPipelineOptions &options);
+
+/// Runs `pm` (a target's pipeline) on `module` with the IR verified once, at
+/// the end, instead of after every pass: the JIT and norm-compile run passes
+/// that are tested with verification after each (norm-opt and lit), and the
+/// per-pass verifier was about a tenth of a tiled kernel's compile time. Fails
+/// where a pass fails or the result does not verify.
+LogicalResult runVerifiedAtEnd(PassManager &pm, ModuleOp module);
 
 /// The LLVM optimization level of the code a pipeline's output becomes: the
 /// JIT (what norm-runner checks and times) and norm-compile (what a program
