@@ -360,18 +360,27 @@ static FailureOr<int64_t> getSyntacticUpperBound(OpFoldResult size, int depth) {
   return combineBounds(bounds, /*least=*/isa<arith::MinSIOp>(def));
 }
 
-/// Whether dim `d` of tensor `value` is provably at most `bound`. The size
-/// the defining op gives the dim is tried first: ValueBounds solves a
-/// Presburger problem per query, most of this pass's time.
-bool isDimAtMost(Value value, int64_t d, int64_t bound) {
+/// Whether the size the defining op of tensor `value` gives its dim `d` is
+/// at most `bound` by its own arithmetic (no Presburger problem).
+bool isDimAtMostSyntactically(Value value, int64_t d, int64_t bound) {
   Value source = getShapeSource(value);
   auto type = cast<RankedTensorType>(source.getType());
   if (!type.isDynamicDim(d))
     return type.getDimSize(d) <= bound;
-  if (OpFoldResult size = getDefiningDimSize(source, d))
-    if (FailureOr<int64_t> upper = getSyntacticUpperBound(size);
-        succeeded(upper) && *upper <= bound)
-      return true;
+  OpFoldResult size = getDefiningDimSize(source, d);
+  if (!size)
+    return false;
+  FailureOr<int64_t> upper = getSyntacticUpperBound(size);
+  return succeeded(upper) && *upper <= bound;
+}
+
+/// Whether dim `d` of tensor `value` is at most `bound` by ValueBounds: a
+/// Presburger problem per query, most of this pass's time, so callers try
+/// isDimAtMostSyntactically first.
+bool isDimAtMostByValueBounds(Value value, int64_t d, int64_t bound) {
+  Value source = getShapeSource(value);
+  if (!cast<RankedTensorType>(source.getType()).isDynamicDim(d))
+    return false;
   FailureOr<int64_t> upper = ValueBoundsConstraintSet::computeConstantBound(
       presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(source, d),
       /*stopCondition=*/nullptr, /*closedUB=*/true);
@@ -1038,20 +1047,25 @@ bool hasUpperBound(linalg::LinalgOp op, int64_t dim, int64_t bound) {
   if (!ShapedType::isDynamic(known))
     return known <= bound;
   // Any operand dim that the loop indexes bounds it (a masked transfer's
-  // result has no bounds of its own; its destination does).
+  // result has no bounds of its own; its destination does). Every operand's
+  // own arithmetic is tried before any Presburger problem.
+  SmallVector<std::pair<Value, int64_t>> indexed;
   for (OpOperand &operand : op->getOpOperands()) {
     if (!isa<RankedTensorType>(operand.get().getType()))
       continue;
     for (auto [position, expr] :
          llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults())) {
       auto loop = dyn_cast<AffineDimExpr>(expr);
-      if (!loop || loop.getPosition() != dim)
-        continue;
-      if (isDimAtMost(operand.get(), position, bound))
-        return true;
+      if (loop && loop.getPosition() == dim)
+        indexed.emplace_back(operand.get(), position);
     }
   }
-  return false;
+  auto bounded = [&](auto isAtMost) {
+    return llvm::any_of(indexed, [&](std::pair<Value, int64_t> dimOf) {
+      return isAtMost(dimOf.first, dimOf.second, bound);
+    });
+  };
+  return bounded(isDimAtMostSyntactically) || bounded(isDimAtMostByValueBounds);
 }
 
 /// Whether the body of `loop` has a subset op (a transfer or slice) whose
