@@ -666,7 +666,7 @@ LogicalResult norm::lowerToLLVM(ModuleOp module,
   if (llvm::Error error = buildLowerToTargetPipeline(
           pm, getPipelineOptions(options, vectorBits)))
     return emitError(module.getLoc()) << llvm::toString(std::move(error));
-  return runVerifiedAtEnd(pm, module);
+  return runVerifiedAtEnds(pm, module);
 }
 
 LogicalResult norm::compileAheadOfTime(ModuleOp module, StringRef outputBase,

@@ -105,16 +105,22 @@ Kernel::compile(ModuleOp module, llvm::StringRef entry,
   }
   ctx->appendDialectRegistry(registry);
 
-  PassManager pm(ctx);
+  // A user's pre-pipeline is verified after each of its passes: it is not
+  // among the passes tested so.
   if (!options.prePipeline.empty()) {
+    PassManager prePm(ctx);
     std::string message;
     llvm::raw_string_ostream os(message);
-    if (failed(parsePassPipeline(options.prePipeline, pm, os)))
+    if (failed(parsePassPipeline(options.prePipeline, prePm, os)))
       return llvm::createStringError("--pre-pipeline: " + message);
+    if (failed(prePm.run(*lowered)))
+      return llvm::createStringError(
+          diagnosticsOf("the pre-pipeline failed on @" + entry.str()));
   }
+  PassManager pm(ctx);
   if (llvm::Error error = buildLowerToTargetPipeline(pm, options.pipeline))
     return std::move(error);
-  if (failed(runVerifiedAtEnd(pm, *lowered)))
+  if (failed(runVerifiedAtEnds(pm, *lowered)))
     return llvm::createStringError(
         diagnosticsOf("lowering @" + entry.str() + " failed"));
 

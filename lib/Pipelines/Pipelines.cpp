@@ -46,7 +46,9 @@ mlir::norm::buildLowerToTargetPipeline(OpPassManager &pm,
   return llvm::Error::success();
 }
 
-LogicalResult mlir::norm::runVerifiedAtEnd(PassManager &pm, ModuleOp module) {
+LogicalResult mlir::norm::runVerifiedAtEnds(PassManager &pm, ModuleOp module) {
+  if (failed(verify(module)))
+    return failure();
   pm.enableVerifier(false);
   if (failed(pm.run(module)))
     return failure();

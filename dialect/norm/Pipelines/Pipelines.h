@@ -140,12 +140,13 @@ llvm::Error verifyTargetPipelineOptions(const TargetPipelineOptions &options);
 llvm::Error buildLowerToTargetPipeline(OpPassManager &pm,
                                        const TargetPipelineOptions &options);
 
-/// Runs `pm` (a target's pipeline) on `module` with the IR verified once, at
-/// the end, instead of after every pass: the JIT and norm-compile run passes
-/// that are tested with verification after each (norm-opt and lit), and the
-/// per-pass verifier was about a tenth of a tiled kernel's compile time. Fails
-/// where a pass fails or the result does not verify.
-LogicalResult runVerifiedAtEnd(PassManager &pm, ModuleOp module);
+/// Runs `pm` (a target's pipeline) on `module` with the IR verified at both
+/// ends instead of after every pass: the input (a caller's module, or what a
+/// user's pre-pipeline left) before the first pass, the result after the
+/// last. The pipelines' passes are tested with verification after each
+/// (norm-opt and lit), and the per-pass verifier was about a tenth of a tiled
+/// kernel's compile time. Fails where either does not verify or a pass fails.
+LogicalResult runVerifiedAtEnds(PassManager &pm, ModuleOp module);
 
 /// The LLVM optimization level of the code a pipeline's output becomes: the
 /// JIT (what norm-runner checks and times) and norm-compile (what a program

@@ -5,6 +5,9 @@
 // RUN: norm-runner %s --entry layer_norm_f16 --check | FileCheck %s --check-prefix=CLEAN
 // RUN: not norm-runner %s --entry layer_norm_f32 --check --pre-pipeline=test-norm-plant-bug{bug=one-pass-variance} | FileCheck %s --check-prefix=ONEPASS
 // RUN: not norm-runner %s --entry layer_norm_f16 --check --pre-pipeline=test-norm-plant-bug{bug=narrow-accumulation} | FileCheck %s --check-prefix=NARROW
+// An op the verifier rejects, left by a pre-pipeline pass, stops the compile
+// with the verifier's message (the target pipeline verifies only its ends):
+// RUN: not norm-runner %s --entry layer_norm_f32 --check --pre-pipeline=test-norm-plant-bug{bug=invalid-op} 2>&1 | FileCheck %s --check-prefix=INVALID
 
 // CLEAN: check: {{[0-9]+}} passed, 0 failed
 
@@ -16,6 +19,10 @@
 // NARROW-DAG: offset_100 y {{.*}} FAIL
 // NARROW-DAG: square_overflow y {{.*}} FAIL
 // NARROW: check: {{[0-9]+}} passed, {{[1-9][0-9]*}} failed
+
+// INVALID: error: 'norm.normalize' op 'epsilon' must be non-negative
+// INVALID: error: the pre-pipeline failed on @layer_norm_f32
+// INVALID-NOT: check:
 
 func.func @layer_norm_f32(%x: tensor<8x768xf32>, %g: tensor<768xf32>, %b: tensor<768xf32>) -> tensor<8x768xf32> {
   %init = tensor.empty() : tensor<8x768xf32>

@@ -117,6 +117,16 @@ static LogicalResult plantNarrowAccumulation(RewriterBase &rewriter,
   return success();
 }
 
+/// An op the verifier rejects (a negative epsilon), left in the IR: what a
+/// broken pass would leave for the passes after it.
+static LogicalResult plantInvalidOp(RewriterBase &rewriter, NormalizeOp op) {
+  rewriter.modifyOpInPlace(op, [&] {
+    op.setEpsilonAttr(
+        rewriter.getFloatAttr(op.getEpsilonAttr().getType(), -1.0));
+  });
+  return success();
+}
+
 struct TestPlantBugPass : PassWrapper<TestPlantBugPass, OperationPass<>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestPlantBugPass)
   TestPlantBugPass() = default;
@@ -125,7 +135,8 @@ struct TestPlantBugPass : PassWrapper<TestPlantBugPass, OperationPass<>> {
   StringRef getDescription() const final {
     return "Testing only: rewrite norm.normalize with a numerics bug "
            "(one-pass-variance: E[x^2] - E[x]^2; narrow-accumulation: "
-           "accumulate in the input type)";
+           "accumulate in the input type; invalid-op: an epsilon the "
+           "verifier rejects)";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<arith::ArithDialect, linalg::LinalgDialect,
@@ -136,6 +147,7 @@ struct TestPlantBugPass : PassWrapper<TestPlantBugPass, OperationPass<>> {
         llvm::StringSwitch<LogicalResult (*)(RewriterBase &, NormalizeOp)>(bug)
             .Case("one-pass-variance", plantOnePassVariance)
             .Case("narrow-accumulation", plantNarrowAccumulation)
+            .Case("invalid-op", plantInvalidOp)
             .Default(nullptr);
     if (!plant) {
       getOperation()->emitError() << "unknown bug '" << bug << "'";
@@ -154,8 +166,8 @@ struct TestPlantBugPass : PassWrapper<TestPlantBugPass, OperationPass<>> {
     }
   }
   Option<std::string> bug{*this, "bug",
-                          llvm::cl::desc("one-pass-variance or "
-                                         "narrow-accumulation")};
+                          llvm::cl::desc("one-pass-variance, "
+                                         "narrow-accumulation or invalid-op")};
 };
 } // namespace
 
