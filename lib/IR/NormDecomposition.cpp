@@ -195,19 +195,26 @@ private:
   }
 
   /// Σ k·(x − mean) and Σ (k·(x − mean))² per statistics slice, in one
-  /// pass.
+  /// pass. Each deviation is one FMA, k·x − k·mean, which costs what x − mean
+  /// does when k is not a constant 1; k is a power of two, so it is exactly
+  /// k·(x − mean) rounded unless k·mean underflows.
   std::pair<Value, Value> centeredSums(Value mean, Value k) {
+    Value shift = mapStatistics(
+        ValueRange{mean, k}, emptyStatistics(acc),
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          return SmallVector<Value>{arith::NegFOp::create(
+              nb, nl, arith::MulFOp::create(nb, nl, args[0], args[1]))};
+        })[0];
     SmallVector<AffineMap> maps = {identityMap(), statisticsMap(),
                                    statisticsMap(), statisticsMap(),
                                    statisticsMap()};
     Value init = zeroStatistics();
     auto generic = linalg::GenericOp::create(
         b, loc, TypeRange{init.getType(), init.getType()},
-        ValueRange{x, mean, k}, ValueRange{init, init}, maps, iteratorTypes(),
+        ValueRange{x, k, shift}, ValueRange{init, init}, maps, iteratorTypes(),
         [&](OpBuilder &nb, Location nl, ValueRange args) {
-          Value d =
-              arith::SubFOp::create(nb, nl, toAcc(nb, nl, args[0]), args[1]);
-          d = arith::MulFOp::create(nb, nl, d, args[2]);
+          Value d = buildMultiplyAdd(nb, nl, toAcc(nb, nl, args[0]), args[1],
+                                     args[2]);
           // d² and the sum in one FMA, as every lowering.
           linalg::YieldOp::create(
               nb, nl,
@@ -217,32 +224,11 @@ private:
     return {generic.getResult(0), generic.getResult(1)};
   }
 
-  /// A scaled pass `pass(k)` (its `squares`-th result a sum of squares),
-  /// k from max|x|; or, with `retryScaling`, with k = 1 first. The slices whose
-  /// sum of squares is not finite or is below 2^-60 (huge, tiny, constant or
-  /// non-finite slices: rare) take k from max|x| and the pass again, under an
-  /// scf.if that runs only when some slice needs it. Scaling by a power of two
-  /// is exact, so the results are those of k = 1, bit for bit unless a square
-  /// underflowed (as the vector kernels). Returns k, the pass's results, then a
-  /// value that is 0 exactly when the slice is: max|x|, or the sum of squares
-  /// when k stayed 1.
-  SmallVector<Value>
-  scaledWithRetry(unsigned squares,
-                  function_ref<SmallVector<Value>(Value k)> pass,
-                  Value knownMaxima = nullptr) {
-    if (!options.retryScaling) {
-      // k from max|x| always (from the pass that gave `knownMaxima`, if any).
-      Value maxima = knownMaxima ? knownMaxima : maxAbs();
-      Value k = scaleFactors(maxima);
-      SmallVector<Value> results = {k};
-      llvm::append_range(results, pass(k));
-      results.push_back(maxima);
-      return results;
-    }
-    Value one = filledStatistics(1.0);
-    SmallVector<Value> first = pass(one);
+  /// The slices whose sum of squares `squares` is not finite or is below
+  /// 2^-60 (an i1 statistics tensor), and whether there is any.
+  std::pair<Value, Value> slicesToRetry(Value squares) {
     Value retry = mapStatistics(
-        first[squares], emptyStatistics(b.getI1Type()),
+        squares, emptyStatistics(b.getI1Type()),
         [&](OpBuilder &nb, Location nl, ValueRange args) {
           Value inRange = arith::AndIOp::create(
               nb, nl, buildIsFinite(nb, nl, args[0]),
@@ -278,6 +264,34 @@ private:
             })
             .getResult(0);
     Value anyRetry = tensor::ExtractOp::create(b, loc, any, ValueRange{});
+    return {retry, anyRetry};
+  }
+
+  /// A scaled pass `pass(k)` (its `squares`-th result a sum of squares),
+  /// k from max|x|; or, with `retryScaling`, with k = 1 first. The slices whose
+  /// sum of squares is not finite or is below 2^-60 (huge, tiny, constant or
+  /// non-finite slices: rare) take k from max|x| and the pass again, under an
+  /// scf.if that runs only when some slice needs it. Scaling by a power of two
+  /// is exact, so the results are those of k = 1, bit for bit unless a square
+  /// underflowed (as the vector kernels). Returns k, the pass's results, then a
+  /// value that is 0 exactly when the slice is: max|x|, or the sum of squares
+  /// when k stayed 1.
+  SmallVector<Value>
+  scaledWithRetry(unsigned squares,
+                  function_ref<SmallVector<Value>(Value k)> pass,
+                  Value knownMaxima = nullptr) {
+    if (!options.retryScaling) {
+      // k from max|x| always (from the pass that gave `knownMaxima`, if any).
+      Value maxima = knownMaxima ? knownMaxima : maxAbs();
+      Value k = scaleFactors(maxima);
+      SmallVector<Value> results = {k};
+      llvm::append_range(results, pass(k));
+      results.push_back(maxima);
+      return results;
+    }
+    Value one = filledStatistics(1.0);
+    SmallVector<Value> first = pass(one);
+    auto [retry, anyRetry] = slicesToRetry(first[squares]);
 
     SmallVector<Value> kept = {one};
     kept.append(first.begin(), first.end());
@@ -313,6 +327,56 @@ private:
       scf::YieldOp::create(b, loc, chosen);
     }
     return SmallVector<Value>(branch.getResults());
+  }
+
+  /// As scaledWithRetry with `retryScaling`, for a pass whose cost does not
+  /// depend on k being 1 (the FMA form of centeredSums): the pass is built
+  /// once, in the before region of an scf.while that runs it with k = 1,
+  /// then, when some slice needs it, once more with those slices' k from
+  /// max|x| (the other slices keep k = 1 and get the same bits again).
+  /// Returns k and the pass's results.
+  SmallVector<Value>
+  scaledInLoop(unsigned squares, unsigned numResults,
+               function_ref<SmallVector<Value>(Value k)> pass) {
+    Value isTrue = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+    Value one = filledStatistics(1.0);
+    SmallVector<Value> inits = {one, isTrue};
+    // k, the pass's results (statistics like k), the retry mask.
+    SmallVector<Type> types(1 + numResults, one.getType());
+    types.push_back(cast<RankedTensorType>(one.getType()).clone(b.getI1Type()));
+    auto loop = scf::WhileOp::create(b, loc, types, inits);
+    OpBuilder::InsertionGuard guard(b);
+    Block *before =
+        b.createBlock(&loop.getBefore(), {}, ValueRange(inits).getTypes(),
+                      SmallVector<Location>(inits.size(), loc));
+    Value k = before->getArgument(0), isFirst = before->getArgument(1);
+    SmallVector<Value> results = pass(k);
+    assert(results.size() == numResults && "a result per statistic");
+    auto [retry, anyRetry] = slicesToRetry(results[squares]);
+    SmallVector<Value> forwarded = {k};
+    forwarded.append(results);
+    forwarded.push_back(retry);
+    scf::ConditionOp::create(
+        b, loc, arith::AndIOp::create(b, loc, anyRetry, isFirst), forwarded);
+    Block *after =
+        b.createBlock(&loop.getAfter(), {}, ValueRange(forwarded).getTypes(),
+                      SmallVector<Location>(forwarded.size(), loc));
+    Value maxima = maxAbs();
+    Value rescaled = mapStatistics(
+        ValueRange{after->getArguments().back(), maxima}, emptyStatistics(acc),
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value unit =
+              arith::ConstantOp::create(nb, nl, nb.getFloatAttr(acc, 1.0));
+          return SmallVector<Value>{arith::SelectOp::create(
+              nb, nl, args[0], buildScaleFactor(nb, nl, args[1]), unit)};
+        })[0];
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{rescaled,
+                   arith::ConstantOp::create(b, loc, b.getBoolAttr(false))});
+    // The loop's results: the before region's forwarded values, less the
+    // retry mask.
+    return SmallVector<Value>(loop.getResults().drop_back());
   }
 
   /// Σ (k·x)² per statistics slice, k the slice's scale factor.
@@ -429,13 +493,14 @@ FailureOr<SmallVector<Value>> NormalizeDecomposer::run() {
     // Σd corrects the rounding of the mean (Björck's corrected two-pass):
     // var = (Σd² − (Σd)²/n)/n, with var = var_k / k² and
     // rstd = k · rsqrt(var_k + ε·k²).
-    SmallVector<Value> scaled = scaledWithRetry(
-        /*squares=*/1,
-        [&](Value k) -> SmallVector<Value> {
-          auto [deviations, squares] = centeredSums(mean, k);
-          return {deviations, squares};
-        },
-        maxima);
+    auto centered = [&](Value k) -> SmallVector<Value> {
+      auto [deviations, squares] = centeredSums(mean, k);
+      return {deviations, squares};
+    };
+    SmallVector<Value> scaled =
+        options.retryScaling
+            ? scaledInLoop(/*squares=*/1, /*numResults=*/2, centered)
+            : scaledWithRetry(/*squares=*/1, centered, maxima);
     Value k = scaled[0], deviations = scaled[1], squares = scaled[2];
     SmallVector<Value> varAndRstd = mapStatistics(
         ValueRange{squares, k, deviations, mean},

@@ -510,123 +510,153 @@ struct ForwardLaneOfWriteToExtract : OpRewritePattern<tensor::ExtractOp> {
   }
 };
 
+/// A tile's statistics tensor carried by an scf.if or scf.while, as a value:
+/// its vector type (a scalar for one element) and, for a partial tile's
+/// statistics (a dynamic innermost size with a small constant bound), the
+/// size, defined before the op.
+struct StatisticsValue {
+  Type type;
+  Value size;
+};
+
+/// At most a tile's statistics (a few registers' worth).
+constexpr int64_t kMaxStatisticsElements = 1024;
+
+/// The value form of `type` for statistics that take the values `incoming`
+/// (every one that can reach the position), carried by `carrier`; failure
+/// for anything larger than a tile's statistics.
+static FailureOr<StatisticsValue>
+getStatisticsValue(Type type, ArrayRef<Value> incoming, Operation *carrier) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return failure();
+  if (tensor.hasStaticShape()) {
+    if (tensor.getNumElements() > kMaxStatisticsElements)
+      return failure();
+    if (tensor.getNumElements() == 1)
+      return StatisticsValue{tensor.getElementType(), Value()};
+    return StatisticsValue{
+        VectorType::get(tensor.getShape(), tensor.getElementType()), Value()};
+  }
+  // Dynamic: unit dims but the innermost, whose size one incoming value has
+  // from a tensor.empty of a size defined before the carrier.
+  int64_t rank = tensor.getRank();
+  if (!llvm::all_of(tensor.getShape().drop_back(),
+                    [](int64_t size) { return size == 1; }))
+    return failure();
+  Value size;
+  for (Value value : incoming) {
+    auto empty = getShapeSource(value).getDefiningOp<tensor::EmptyOp>();
+    if (!empty)
+      continue;
+    // The empty (maybe in the carrier) uses it: a value from outside the
+    // carrier dominates it.
+    Value candidate = empty.getDynamicSize(rank - 1);
+    Operation *scope = isa<BlockArgument>(candidate)
+                           ? candidate.getParentBlock()->getParentOp()
+                           : candidate.getDefiningOp();
+    if (!carrier->isAncestor(scope)) {
+      size = candidate;
+      break;
+    }
+  }
+  // Every incoming value must have that many: the reads of their values are
+  // masked to it.
+  if (!size || !llvm::all_of(incoming, [&](Value value) {
+        return isSizeOfDim(size, value, rank - 1);
+      }))
+    return failure();
+  FailureOr<int64_t> upper = ValueBoundsConstraintSet::computeConstantBound(
+      presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(size),
+      /*stopCondition=*/nullptr, /*closedUB=*/true);
+  if (failed(upper) || *upper < 1 || *upper > kMaxStatisticsElements)
+    return failure();
+  SmallVector<int64_t> shape(tensor.getShape());
+  shape.back() = *upper;
+  return StatisticsValue{VectorType::get(shape, tensor.getElementType()), size};
+}
+
+/// The lanes of a partial tile's statistics (the others are poison).
+static Value createStatisticsMask(OpBuilder &b, Location loc,
+                                  const StatisticsValue &value) {
+  auto vectorType = cast<VectorType>(value.type);
+  SmallVector<Value> sizes;
+  for (int64_t size : vectorType.getShape().drop_back())
+    sizes.push_back(arith::ConstantIndexOp::create(b, loc, size));
+  sizes.push_back(value.size);
+  return vector::CreateMaskOp::create(
+      b, loc, VectorType::get(vectorType.getShape(), b.getI1Type()), sizes);
+}
+
+/// Statistics tensor `tensor` -> its value form.
+static Value readStatistics(OpBuilder &b, Location loc, Value tensor,
+                            const StatisticsValue &value) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<Value> zeros(type.getRank(),
+                           arith::ConstantIndexOp::create(b, loc, 0));
+  if (!isa<VectorType>(value.type))
+    return tensor::ExtractOp::create(b, loc, tensor, zeros);
+  Value poison = ub::PoisonOp::create(b, loc, type.getElementType());
+  auto read = vector::TransferReadOp::create(
+      b, loc, cast<VectorType>(value.type), tensor, zeros, poison,
+      SmallVector<bool>(type.getRank(), true));
+  if (!value.size)
+    return read;
+  return vector::maskOperation(b, read, createStatisticsMask(b, loc, value))
+      ->getResult(0);
+}
+
+/// The value form `v` -> a statistics tensor of `type`.
+static Value writeStatistics(OpBuilder &b, Location loc, Value v,
+                             RankedTensorType type,
+                             const StatisticsValue &value) {
+  SmallVector<Value> dynamicSizes;
+  if (value.size)
+    dynamicSizes.push_back(value.size);
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                        type.getElementType(), dynamicSizes);
+  if (!isa<VectorType>(value.type))
+    return linalg::FillOp::create(b, loc, v, empty).getResult(0);
+  SmallVector<Value> zeros(type.getRank(),
+                           arith::ConstantIndexOp::create(b, loc, 0));
+  auto write = vector::TransferWriteOp::create(
+      b, loc, v, empty, zeros, SmallVector<bool>(type.getRank(), true));
+  if (!value.size)
+    return write.getResult();
+  return vector::maskOperation(b, write, createStatisticsMask(b, loc, value))
+      ->getResult(0);
+}
+
 /// scf.if results that are static tensors (the statistics of a tile) ->
 /// values: scalars for single elements, else vectors of the tensor's shape
 /// (a full read before each yield), written into a tensor after the if.
 /// The branches' values then pass in registers once vectorized.
 struct ScalarizeStaticIfResults : OpRewritePattern<scf::IfOp> {
   using OpRewritePattern::OpRewritePattern;
-  /// A result as a value: its vector type and, for a partial tile's
-  /// statistics (a dynamic innermost size with a small constant bound), the
-  /// size, defined before the if.
-  struct ResultValue {
-    Type type;
-    Value size;
-  };
-
-  static FailureOr<ResultValue> getResultValue(scf::IfOp branch, unsigned i) {
-    auto tensor = dyn_cast<RankedTensorType>(branch.getResultTypes()[i]);
-    if (!tensor || tensor.getRank() == 0) {
-      if (tensor && tensor.hasStaticShape())
-        return ResultValue{tensor.getElementType(), Value()};
-      return failure();
-    }
-    if (tensor.hasStaticShape()) {
-      if (tensor.getNumElements() > kMaxElements)
-        return failure();
-      if (tensor.getNumElements() == 1)
-        return ResultValue{tensor.getElementType(), Value()};
-      return ResultValue{
-          VectorType::get(tensor.getShape(), tensor.getElementType()), Value()};
-    }
-    // Dynamic: unit dims but the innermost, whose size one branch's value
-    // has from a tensor.empty of a size defined before the if.
-    int64_t rank = tensor.getRank();
-    if (!llvm::all_of(tensor.getShape().drop_back(),
-                      [](int64_t size) { return size == 1; }))
-      return failure();
-    Value size;
-    for (Block *block : {branch.thenBlock(), branch.elseBlock()}) {
-      Value yielded = block->getTerminator()->getOperand(i);
-      auto empty = getShapeSource(yielded).getDefiningOp<tensor::EmptyOp>();
-      if (!empty)
-        continue;
-      // The empty (in a branch) uses it: a value from outside the if
-      // dominates the if.
-      Value candidate = empty.getDynamicSize(rank - 1);
-      Operation *scope = isa<BlockArgument>(candidate)
-                             ? candidate.getParentBlock()->getParentOp()
-                             : candidate.getDefiningOp();
-      if (!branch->isAncestor(scope)) {
-        size = candidate;
-        break;
-      }
-    }
-    // Both branches must yield that many: the reads of their values are
-    // masked to it.
-    if (!size || !llvm::all_of(branch->getRegions(), [&](Region &region) {
-          Value yielded = region.front().getTerminator()->getOperand(i);
-          return isSizeOfDim(size, yielded, rank - 1);
-        }))
-      return failure();
-    FailureOr<int64_t> upper = ValueBoundsConstraintSet::computeConstantBound(
-        presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(size),
-        /*stopCondition=*/nullptr, /*closedUB=*/true);
-    if (failed(upper) || *upper < 1 || *upper > kMaxElements)
-      return failure();
-    SmallVector<int64_t> shape(tensor.getShape());
-    shape.back() = *upper;
-    return ResultValue{VectorType::get(shape, tensor.getElementType()), size};
-  }
 
   LogicalResult matchAndRewrite(scf::IfOp branch,
                                 PatternRewriter &rewriter) const override {
     if (branch.getNumResults() == 0 || branch.elseBlock() == nullptr)
       return rewriter.notifyMatchFailure(branch, "no results");
-    SmallVector<ResultValue> values;
+    SmallVector<StatisticsValue> values;
     for (unsigned i = 0; i < branch.getNumResults(); ++i) {
-      FailureOr<ResultValue> value = getResultValue(branch, i);
+      SmallVector<Value> incoming = {branch.thenYield().getOperand(i),
+                                     branch.elseYield().getOperand(i)};
+      FailureOr<StatisticsValue> value =
+          getStatisticsValue(branch.getResultTypes()[i], incoming, branch);
       if (failed(value))
         return rewriter.notifyMatchFailure(branch, "not small tensor results");
       values.push_back(*value);
     }
     Location loc = branch.getLoc();
     SmallVector<Type> valueTypes;
-    for (const ResultValue &value : values)
+    for (const StatisticsValue &value : values)
       valueTypes.push_back(value.type);
-    // A partial tile's lanes past its size: poison.
-    auto createMask = [&](const ResultValue &value) -> Value {
-      auto vectorType = cast<VectorType>(value.type);
-      SmallVector<Value> sizes;
-      for (int64_t size : vectorType.getShape().drop_back())
-        sizes.push_back(arith::ConstantIndexOp::create(rewriter, loc, size));
-      sizes.push_back(value.size);
-      return vector::CreateMaskOp::create(
-          rewriter, loc,
-          VectorType::get(vectorType.getShape(), rewriter.getI1Type()), sizes);
-    };
-    for (Block *block : {branch.thenBlock(), branch.elseBlock()}) {
-      auto yield = cast<scf::YieldOp>(block->getTerminator());
+    for (scf::YieldOp yield : {branch.thenYield(), branch.elseYield()}) {
       rewriter.setInsertionPoint(yield);
       SmallVector<Value> yielded;
-      for (auto [v, value] : llvm::zip(yield.getOperands(), values)) {
-        auto tensor = cast<RankedTensorType>(v.getType());
-        SmallVector<Value> zeros(
-            tensor.getRank(), arith::ConstantIndexOp::create(rewriter, loc, 0));
-        if (!isa<VectorType>(value.type)) {
-          yielded.push_back(tensor::ExtractOp::create(rewriter, loc, v, zeros));
-          continue;
-        }
-        Value poison =
-            ub::PoisonOp::create(rewriter, loc, tensor.getElementType());
-        auto read = vector::TransferReadOp::create(
-            rewriter, loc, cast<VectorType>(value.type), v, zeros, poison,
-            SmallVector<bool>(tensor.getRank(), true));
-        yielded.push_back(value.size ? vector::maskOperation(rewriter, read,
-                                                             createMask(value))
-                                           ->getResult(0)
-                                     : Value(read.getResult()));
-      }
+      for (auto [v, value] : llvm::zip(yield.getOperands(), values))
+        yielded.push_back(readStatistics(rewriter, loc, v, value));
       rewriter.modifyOpInPlace(
           yield, [&] { yield.getResultsMutable().assign(yielded); });
     }
@@ -643,36 +673,154 @@ struct ScalarizeStaticIfResults : OpRewritePattern<scf::IfOp> {
     rewriter.setInsertionPointAfter(valueIf);
     SmallVector<Value> tensors;
     for (auto [result, type, value] :
-         llvm::zip(valueIf.getResults(), branch.getResultTypes(), values)) {
-      auto tensorType = cast<RankedTensorType>(type);
-      SmallVector<Value> dynamicSizes;
-      if (value.size)
-        dynamicSizes.push_back(value.size);
-      Value empty =
-          tensor::EmptyOp::create(rewriter, loc, tensorType.getShape(),
-                                  tensorType.getElementType(), dynamicSizes);
-      if (!isa<VectorType>(value.type)) {
-        tensors.push_back(
-            linalg::FillOp::create(rewriter, loc, result, empty).getResult(0));
-        continue;
-      }
-      SmallVector<Value> zeros(
-          tensorType.getRank(),
-          arith::ConstantIndexOp::create(rewriter, loc, 0));
-      auto write = vector::TransferWriteOp::create(
-          rewriter, loc, result, empty, zeros,
-          SmallVector<bool>(tensorType.getRank(), true));
-      tensors.push_back(
-          value.size ? vector::maskOperation(rewriter, write, createMask(value))
-                           ->getResult(0)
-                     : Value(write.getResult()));
-    }
+         llvm::zip(valueIf.getResults(), branch.getResultTypes(), values))
+      tensors.push_back(writeStatistics(rewriter, loc, result,
+                                        cast<RankedTensorType>(type), value));
     rewriter.replaceOp(branch, tensors);
     return success();
   }
+};
 
-  /// At most a tile's statistics (a few registers' worth).
-  static constexpr int64_t kMaxElements = 1024;
+/// The same for an scf.while's statistics tensors (the rescale retry's loop):
+/// those it carries into either region and its results pass as values; its
+/// other operands (the retry's i1) stay.
+struct ScalarizeStaticWhileValues : OpRewritePattern<scf::WhileOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  /// Every value that reaches `start` (a region's argument or a result),
+  /// through the loop's own block arguments.
+  static SmallVector<Value> getIncoming(scf::WhileOp loop, Value start) {
+    SmallVector<Value> incoming, worklist = {start};
+    llvm::SmallPtrSet<Value, 4> seen;
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      if (!seen.insert(value).second)
+        continue;
+      auto arg = dyn_cast<BlockArgument>(value);
+      unsigned i = arg ? arg.getArgNumber() : 0;
+      if (arg && arg.getOwner() == loop.getBeforeBody()) {
+        worklist.push_back(loop.getInits()[i]);
+        worklist.push_back(loop.getYieldOp().getOperand(i));
+      } else if (arg && arg.getOwner() == loop.getAfterBody()) {
+        worklist.push_back(loop.getConditionOp().getArgs()[i]);
+      } else if (auto result = dyn_cast<OpResult>(value);
+                 result && result.getOwner() == loop) {
+        worklist.push_back(
+            loop.getConditionOp().getArgs()[result.getResultNumber()]);
+      } else {
+        incoming.push_back(value);
+      }
+    }
+    return incoming;
+  }
+
+  /// The value forms of `args` (unset for what stays), or failure when a
+  /// tensor cannot pass as a value.
+  static FailureOr<SmallVector<std::optional<StatisticsValue>>>
+  getValueForms(scf::WhileOp loop, ValueRange args) {
+    SmallVector<std::optional<StatisticsValue>> forms;
+    for (Value arg : args) {
+      if (!isa<RankedTensorType>(arg.getType())) {
+        forms.push_back(std::nullopt);
+        continue;
+      }
+      FailureOr<StatisticsValue> value =
+          getStatisticsValue(arg.getType(), getIncoming(loop, arg), loop);
+      if (failed(value))
+        return failure();
+      forms.push_back(*value);
+    }
+    return forms;
+  }
+
+  static SmallVector<Type>
+  getTypes(ValueRange args, ArrayRef<std::optional<StatisticsValue>> forms) {
+    SmallVector<Type> types;
+    for (auto [arg, form] : llvm::zip(args, forms))
+      types.push_back(form ? form->type : arg.getType());
+    return types;
+  }
+
+  static SmallVector<Value>
+  read(OpBuilder &b, Location loc, ValueRange tensors,
+       ArrayRef<std::optional<StatisticsValue>> forms) {
+    SmallVector<Value> values;
+    for (auto [tensor, form] : llvm::zip(tensors, forms))
+      values.push_back(form ? readStatistics(b, loc, tensor, *form) : tensor);
+    return values;
+  }
+
+  static SmallVector<Value>
+  write(OpBuilder &b, Location loc, ValueRange values, TypeRange types,
+        ArrayRef<std::optional<StatisticsValue>> forms) {
+    SmallVector<Value> tensors;
+    for (auto [value, type, form] : llvm::zip(values, types, forms))
+      tensors.push_back(form ? writeStatistics(b, loc, value,
+                                               cast<RankedTensorType>(type),
+                                               *form)
+                             : value);
+    return tensors;
+  }
+
+  LogicalResult matchAndRewrite(scf::WhileOp loop,
+                                PatternRewriter &rewriter) const override {
+    auto isTensor = [](Type type) { return isa<RankedTensorType>(type); };
+    if (!llvm::any_of(loop.getInits().getTypes(), isTensor) &&
+        !llvm::any_of(loop.getResultTypes(), isTensor))
+      return rewriter.notifyMatchFailure(loop, "no tensors");
+    auto beforeForms = getValueForms(loop, loop.getBeforeArguments());
+    auto afterForms = getValueForms(loop, loop.getAfterArguments());
+    if (failed(beforeForms) || failed(afterForms))
+      return rewriter.notifyMatchFailure(loop, "not small tensors");
+    Location loc = loop.getLoc();
+    // The old blocks go: their types are kept here.
+    SmallVector<Type> beforeTensorTypes(loop.getInits().getTypes());
+    SmallVector<Type> afterTensorTypes(loop.getResultTypes());
+
+    rewriter.setInsertionPoint(loop);
+    SmallVector<Value> inits =
+        read(rewriter, loc, loop.getInits(), *beforeForms);
+    SmallVector<Type> afterTypes =
+        getTypes(loop.getAfterArguments(), *afterForms);
+    auto valueLoop = scf::WhileOp::create(rewriter, loc, afterTypes, inits);
+
+    // Each region: a block of values whose first ops rebuild the tensors
+    // the old block's ops use.
+    auto moveRegion = [&](Block *old, Region &region, TypeRange types,
+                          TypeRange tensorTypes,
+                          ArrayRef<std::optional<StatisticsValue>> forms) {
+      Block *block = rewriter.createBlock(
+          &region, {}, types, SmallVector<Location>(types.size(), loc));
+      SmallVector<Value> tensors =
+          write(rewriter, loc, block->getArguments(), tensorTypes, forms);
+      rewriter.mergeBlocks(old, block, tensors);
+      return block;
+    };
+    Block *before =
+        moveRegion(loop.getBeforeBody(), valueLoop.getBefore(),
+                   getTypes(loop.getBeforeArguments(), *beforeForms),
+                   beforeTensorTypes, *beforeForms);
+    Block *after = moveRegion(loop.getAfterBody(), valueLoop.getAfter(),
+                              afterTypes, afterTensorTypes, *afterForms);
+
+    auto condition = cast<scf::ConditionOp>(before->getTerminator());
+    rewriter.setInsertionPoint(condition);
+    SmallVector<Value> forwarded =
+        read(rewriter, loc, condition.getArgs(), *afterForms);
+    rewriter.modifyOpInPlace(
+        condition, [&] { condition.getArgsMutable().assign(forwarded); });
+    auto yield = cast<scf::YieldOp>(after->getTerminator());
+    rewriter.setInsertionPoint(yield);
+    SmallVector<Value> yielded =
+        read(rewriter, loc, yield.getResults(), *beforeForms);
+    rewriter.modifyOpInPlace(
+        yield, [&] { yield.getResultsMutable().assign(yielded); });
+
+    rewriter.setInsertionPointAfter(valueLoop);
+    rewriter.replaceOp(loop, write(rewriter, loc, valueLoop.getResults(),
+                                   loop.getResultTypes(), *afterForms));
+    return success();
+  }
 };
 
 /// transfer_read(transfer_write(%v, %t[i], %mask)[i], %mask, poison) -> %v
@@ -1313,7 +1461,7 @@ static LogicalResult vectorizeTile(RewriterBase &rewriter, scf::ForallOp forall,
     linalg::populateFoldUnitExtentDimsPatterns(patterns, control);
     linalg::populateFoldUnitExtentDimsCanonicalizationPatterns(patterns,
                                                                control);
-    patterns.add<ScalarizeStaticIfResults>(ctx);
+    patterns.add<ScalarizeStaticIfResults, ScalarizeStaticWhileValues>(ctx);
     addCanonicalizations(patterns);
     if (failed(applyNested(forall, std::move(patterns))))
       return forall.emitOpError() << "could not fold the tile's unit dims";
@@ -2183,7 +2331,7 @@ static LogicalResult rowStatisticsOnTile(RewriterBase &rewriter,
     // vectorize into values instead of a tile-sized buffer; the same for
     // the statistics a retry branch yields.
     linalg::populateSwapExtractSliceWithFillPatterns(patterns);
-    patterns.add<ScalarizeStaticIfResults>(ctx);
+    patterns.add<ScalarizeStaticIfResults, ScalarizeStaticWhileValues>(ctx);
     if (failed(applyNested(forall, std::move(patterns))))
       return forall.emitOpError() << "could not fold the slice's unit dims";
   }
@@ -2217,9 +2365,13 @@ static LogicalResult rowStatisticsOnTile(RewriterBase &rewriter,
       rewriter.replaceOp(reduction, collapsed->results);
       reduction = collapsed->collapsedOp;
     }
-    // The rescale retry's reductions (under its scf.if) run only for
-    // inputs whose squares overflow: their code need not be fast.
-    auto retry = reduction->getParentOfType<scf::IfOp>();
+    // The rescale retry's reductions (under its scf.if, or in the after
+    // region of the loop that runs the pass again) run only for inputs
+    // whose squares overflow: their code need not be fast.
+    Operation *retry = reduction->getParentOfType<scf::IfOp>();
+    if (auto loop = reduction->getParentOfType<scf::WhileOp>();
+        loop && loop.getAfter().isAncestor(reduction->getParentRegion()))
+      retry = loop;
     bool inRetry = retry && forall->isProperAncestor(retry);
     if (failed(reduceRowInBlocks(rewriter, reduction, vectorSize,
                                  kLaneTermsPerBlock * vectorSize, rowsPerTile,

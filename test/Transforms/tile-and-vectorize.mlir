@@ -189,13 +189,16 @@ func.func @bn_nhwc_inference_dynamic(%x: tensor<?x?x?x?xf32>, %g: tensor<?xf32>,
 // SLICE: scf.for {{.*}} step %c64{{.*}} -> (vector<64xf32>)
 // SLICE: vector.transfer_read %{{.+}}[%[[ROW]], %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<8x768xf32>, vector<64xf32>
 // SLICE: vector.reduction <add>, %{{.+}} : vector<64xf32> into f32
+// SLICE: scf.while ({{.*}}) : (f32, i1) -> (f32, f32, f32, i1) {
 // SLICE: scf.for {{.*}} -> (vector<64xf32>, vector<64xf32>)
 // SLICE-COUNT-2: vector.reduction <add>
-// SLICE: scf.if %{{.+}} -> (f32, f32, f32)
-// SLICE: } else {
+// SLICE: scf.condition
+// SLICE: } do {
 // SLICE: math.absf {{.*}} : vector<64xf32>
 // SLICE: vector.reduction <maximumf>
 // SLICE: }
+// The deviation pass is built once, in the loop's before region.
+// SLICE-NOT: -> (vector<64xf32>, vector<64xf32>)
 // SLICE-NOT: tensor.empty
 // SLICE: vector.transfer_write {{.*}} : vector<64xf32>, tensor<768xf32>
 // SLICE: scf.forall.in_parallel
@@ -322,8 +325,9 @@ func.func @layer_norm_bf16_affine(%x: tensor<?x?xbf16>, %g: tensor<?xbf16>, %b: 
 // SLICE:   scf.for {{.*}} step %c64{{[_0-9]*}} iter_args({{.*}}) -> (vector<64xf32>)
 // SLICE:     vector.transfer_read %[[X]][%[[N]], %[[C]], %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<2x3x400xf32>, vector<64xf32>
 // SLICE:   vector.reduction <add>
+// SLICE: scf.while ({{.*}}) : (f32, i1) -> (f32, f32, f32, i1)
 // SLICE: scf.for %{{.+}} -> (f32, f32, f32, f32)
-// SLICE: scf.if
+// SLICE: } do {
 // SLICE: math.rsqrt
 // SLICE-NOT: norm.normalize
 // SLICE: tensor.expand_shape
@@ -365,9 +369,11 @@ func.func @group_norm_channels_last(%x: tensor<2x4x4x32xf32>, %init: tensor<2x4x
 // SLICE: vector.reduction <add>, %{{.+}} : vector<64xf32> into f32
 // SLICE: vector.insert %{{.+}}, %{{.+}} [%{{.+}}] : f32 into vector<8xf32>
 // SLICE: arith.divf %{{.+}}, %{{.+}} : vector<8xf32>
+// SLICE: scf.while ({{.*}}) : (vector<8xf32>, i1) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xi1>)
 // SLICE: %[[LIVE:.+]] = vector.create_mask %[[ROWS]] : vector<8xi1>
 // SLICE: vector.mask %[[LIVE]] { vector.reduction <or>, %{{.+}} : vector<8xi1> into i1 } : vector<8xi1> -> i1
-// SLICE: scf.if %{{.+}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// SLICE: scf.condition(%{{.+}}) {{.*}} : vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xi1>
+// SLICE: } do {
 // SLICE: math.rsqrt %{{.+}} : vector<8xf32>
 // SLICE-NOT: tensor.empty
 // SLICE: vector.extract %{{.+}}[%{{.+}}] : f32 from vector<8xf32>
@@ -380,7 +386,7 @@ func.func @group_norm_channels_last(%x: tensor<2x4x4x32xf32>, %init: tensor<2x4x
 // SLICE256: %[[ROWS:.+]] = affine.min
 // SLICE256: scf.for %{{.+}} = %{{.+}} to %[[ROWS]] step %c1{{.*}} iter_args(%{{.+}} = %{{.+}}) -> (vector<8xf32>)
 // SLICE256: vector.reduction <add>, %{{.+}} : vector<32xf32> into f32
-// SLICE256: scf.if %{{.+}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// SLICE256: scf.while ({{.*}}) : (vector<8xf32>, i1) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xi1>)
 // SLICE256: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0] [%[[ROWS]], 128] [1, 1]
 // SLICE256-NOT: scf.forall
 func.func @layer_norm_short_rows(%x: tensor<?x128xf32>, %g: tensor<128xf32>, %b: tensor<128xf32>, %init: tensor<?x128xf32>) -> tensor<?x128xf32> {

@@ -20,10 +20,12 @@ class NormalizeOp;
 struct DecomposeOptions {
   /// false: k from max|x| always (a max pass, then the scaled pass), the
   /// straight-line form every strategy takes. true: the scaled pass with
-  /// k = 1 first, and max|x| and the pass again under an scf.if only for
-  /// slices out of range: one pass fewer per slice, for strategies that
-  /// keep a slice's statistics in registers across the if (the row
-  /// strategy of norm-tile-and-vectorize). Both give the same results bit
+  /// k = 1 first, and max|x| and the pass again only for slices out of
+  /// range: one pass fewer per slice, for strategies that keep a slice's
+  /// statistics in registers across the retry (the row strategy of
+  /// norm-tile-and-vectorize). The centered pass is built once, in the
+  /// before region of an scf.while whose after region finds max|x|; the
+  /// others' retry is a copy under an scf.if. Both give the same results bit
   /// for bit unless a square underflowed.
   bool retryScaling = false;
 };

@@ -89,8 +89,10 @@ def NormTileAndVectorizePass : Pass<"norm-tile-and-vectorize"> {
       InstanceNorm's H·W), then one slice per `scf.forall` iteration (a
       GroupNorm slice, [C/G, H·W], is reduced as one contiguous row; a
       BatchNorm slice, [N, H·W], as N rows in a loop), decomposed
-      on the tile with the scaled pass tried at k = 1 first (max|x| and the
-      pass again under an `scf.if` only for out-of-range rows). Each pass
+      on the tile with the scaled pass tried at k = 1 first (for the
+      centered pass, in an `scf.while` that runs it once more, after max|x|,
+      only for out-of-range rows; for the others, max|x| and the pass again
+      under an `scf.if`). Each pass
       over the row runs in blocks of 64 steps of four-vector partial sums
       (upstream's `PartialReductionOuterReduction`, the partial last step
       peeled and masked); a block ends in one horizontal reduction and the

@@ -27,10 +27,14 @@
 // CHECK:   arith.maxsi %{{.+}}, %c1_i32 : i32
 // CHECK:   arith.minsi %{{.+}}, %c253_i32 : i32
 // CHECK:   arith.bitcast %{{.+}} : i32 to f32
-// CHECK: %[[SQ:.+]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[MEAN]], %[[K]] : tensor<?x768xbf16>, tensor<?xf32>, tensor<?xf32>) outs(%[[FILL]], %[[FILL]] : tensor<?xf32>, tensor<?xf32>)
+// The deviation k·x − k·mean is one FMA: its shift −k·mean per slice.
+// CHECK: %[[NEGKM:.+]] = linalg.generic {{.*}} ins(%[[MEAN]], %[[K]] : tensor<?xf32>, tensor<?xf32>)
+// CHECK:   %[[KM:.+]] = arith.mulf
+// CHECK:   arith.negf %[[KM]] : f32
+// CHECK: %[[SQ:.+]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[K]], %[[NEGKM]] : tensor<?x768xbf16>, tensor<?xf32>, tensor<?xf32>) outs(%[[FILL]], %[[FILL]] : tensor<?xf32>, tensor<?xf32>)
 // CHECK:   %[[E:.+]] = arith.extf %{{.+}} : bf16 to f32
-// CHECK:   %[[D:.+]] = arith.subf %[[E]], %{{.+}} : f32
-// CHECK:   %[[DK:.+]] = arith.mulf %[[D]], %{{.+}} : f32
+// CHECK:   %[[XK:.+]] = arith.mulf %[[E]], %{{.+}} fastmath<contract> : f32
+// CHECK:   %[[DK:.+]] = arith.addf %[[XK]], %{{.+}} fastmath<contract> : f32
 // CHECK:   %[[S1:.+]] = arith.addf %{{.+}}, %[[DK]] : f32
 // CHECK:   %[[D2:.+]] = arith.mulf %[[DK]], %[[DK]] fastmath<contract> : f32
 // CHECK:   %[[S2:.+]] = arith.addf %[[D2]], %{{.+}} fastmath<contract> : f32

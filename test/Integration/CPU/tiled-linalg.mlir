@@ -119,7 +119,7 @@
 // ROWS-LABEL: func.func @ln_short_f32_dynamic
 // ROWS: scf.forall
 // ROWS: %[[LNROWS:.+]] = affine.min
-// ROWS: scf.if %{{.+}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// ROWS: scf.while ({{.*}}) : (vector<8xf32>, i1) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xi1>)
 // ROWS: tensor.parallel_insert_slice %{{.+}} [%[[LNROWS]], 128] [1, 1]
 // ROWS-NOT: scf.forall
 // ROWS-NOT: norm.normalize
@@ -127,7 +127,7 @@
 // ROWS: scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (3, 21) step (1, 16)
 // ROWS: %[[INROWS:.+]] = affine.min
 // ROWS-NOT: tensor.empty
-// ROWS: scf.if %{{.+}} -> (vector<1x16xf32>, vector<1x16xf32>, vector<1x16xf32>)
+// ROWS: scf.while ({{.*}}) : (vector<1x16xf32>, i1) -> (vector<1x16xf32>, vector<1x16xf32>, vector<1x16xf32>, vector<1x16xi1>)
 // ROWS: tensor.parallel_insert_slice %{{.+}} [1, %[[INROWS]], 64] [1, 1, 1]
 // ROWS: tensor.parallel_insert_slice %{{.+}} [1, %[[INROWS]]] [1, 1]
 // ROWS: tensor.parallel_insert_slice %{{.+}} [1, %[[INROWS]]] [1, 1]
