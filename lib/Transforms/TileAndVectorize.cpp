@@ -803,18 +803,18 @@ struct ScalarizeStaticWhileValues : OpRewritePattern<scf::WhileOp> {
     Block *after = moveRegion(loop.getAfterBody(), valueLoop.getAfter(),
                               afterTypes, afterTensorTypes, *afterForms);
 
+    // Both terminators pass tensors on: they pass their values instead.
+    auto readOperands = [&](Operation *terminator, MutableOperandRange operands,
+                            ArrayRef<std::optional<StatisticsValue>> forms) {
+      rewriter.setInsertionPoint(terminator);
+      SmallVector<Value> values =
+          read(rewriter, loc, ValueRange(operands.getAsOperandRange()), forms);
+      rewriter.modifyOpInPlace(terminator, [&] { operands.assign(values); });
+    };
     auto condition = cast<scf::ConditionOp>(before->getTerminator());
-    rewriter.setInsertionPoint(condition);
-    SmallVector<Value> forwarded =
-        read(rewriter, loc, condition.getArgs(), *afterForms);
-    rewriter.modifyOpInPlace(
-        condition, [&] { condition.getArgsMutable().assign(forwarded); });
+    readOperands(condition, condition.getArgsMutable(), *afterForms);
     auto yield = cast<scf::YieldOp>(after->getTerminator());
-    rewriter.setInsertionPoint(yield);
-    SmallVector<Value> yielded =
-        read(rewriter, loc, yield.getResults(), *beforeForms);
-    rewriter.modifyOpInPlace(
-        yield, [&] { yield.getResultsMutable().assign(yielded); });
+    readOperands(yield, yield.getResultsMutable(), *beforeForms);
 
     rewriter.setInsertionPointAfter(valueLoop);
     rewriter.replaceOp(loop, write(rewriter, loc, valueLoop.getResults(),
