@@ -34,9 +34,10 @@ namespace norm {
 
 using namespace mlir;
 
-/// Bytes read per prefetch: two cache lines (the hardware's adjacent-line
-/// prefetcher fetches the pair).
-static constexpr int64_t kPrefetchBytes = 128;
+/// Bytes read per prefetch: one cache line. One per two lines, left to an
+/// adjacent-line prefetcher, ran NCHW BatchNorm training 32x64x56x56 1.5x
+/// slower on Zen 4, whose hardware does not fetch the pair.
+static constexpr int64_t kPrefetchBytes = 64;
 
 namespace {
 /// A whole-vector read of a slice in a loop of a forall iteration.

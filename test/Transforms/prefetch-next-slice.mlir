@@ -2,7 +2,7 @@
 
 // Rows of 768 f32 (3 KiB, static): the second pass over the row prefetches
 // the same elements of the next row (clamped to the last one), one prefetch
-// per 128 bytes read; the first pass, which reads the prefetched data, and
+// per 64-byte line read; the first pass, which reads the prefetched data, and
 // the writing pass do not.
 // CHECK-LABEL: func.func @small_rows
 // CHECK-SAME: (%[[X:.+]]: memref<?x768xf32>, %[[Y:.+]]: memref<?x768xf32>)
@@ -16,8 +16,12 @@
 // CHECK:     vector.transfer_read %[[X]][%[[I]], %[[J]]]
 // CHECK:   scf.for %[[K:[a-z0-9]+]] =
 // CHECK:     memref.prefetch %[[X]][%[[ROW]], %[[K]]], read, locality<2>, data
+// CHECK:     %[[K16:.+]] = arith.addi %[[K]], %c16
+// CHECK:     memref.prefetch %[[X]][%[[ROW]], %[[K16]]], read, locality<2>, data
 // CHECK:     %[[K32:.+]] = arith.addi %[[K]], %c32
 // CHECK:     memref.prefetch %[[X]][%[[ROW]], %[[K32]]], read, locality<2>, data
+// CHECK:     %[[K48:.+]] = arith.addi %[[K]], %c48
+// CHECK:     memref.prefetch %[[X]][%[[ROW]], %[[K48]]], read, locality<2>, data
 // CHECK-NOT: memref.prefetch
 // CHECK:     vector.transfer_read %[[X]][%[[I]], %[[K]]]
 // CHECK:   scf.for
@@ -159,11 +163,15 @@ func.func @not_prefetched(%x: memref<?x1048576xf32>, %n: index) {
 // CHECK:   scf.for
 // CHECK-NOT: memref.prefetch
 // CHECK:   scf.for %[[K:[a-z0-9]+]] =
-// 64 bf16 are 128 bytes: one prefetch per read.
+// 64 bf16 are 128 bytes: two prefetches per read.
 // CHECK:     memref.prefetch %[[X]][%[[ROW1]], %[[K]]]
+// CHECK:     %[[K32:.+]] = arith.addi %[[K]], %c32
+// CHECK:     memref.prefetch %[[X]][%[[ROW1]], %[[K32]]]
 // CHECK-NOT: memref.prefetch
 // CHECK:   scf.for %[[L:[a-z0-9]+]] =
 // CHECK:     memref.prefetch %[[X]][%[[ROW2]], %[[L]]]
+// CHECK:     %[[L32:.+]] = arith.addi %[[L]], %c32
+// CHECK:     memref.prefetch %[[X]][%[[ROW2]], %[[L32]]]
 // CHECK-NOT: memref.prefetch
 // CHECK:     vector.transfer_write
 func.func @dynamic_rows(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>) {
@@ -209,8 +217,7 @@ func.func @dynamic_rows(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>) {
 // CHECK:   } else {
 // CHECK-NOT: memref.prefetch
 // CHECK:   scf.for
-// CHECK:     memref.prefetch
-// CHECK:     memref.prefetch
+// CHECK-COUNT-4: memref.prefetch
 // CHECK-NOT: memref.prefetch
 // CHECK:     vector.transfer_write
 func.func @one_reduction_pass(%x: memref<?x1024xf32>, %y: memref<?x1024xf32>, %retry: i1) {
@@ -258,12 +265,10 @@ func.func @one_reduction_pass(%x: memref<?x1024xf32>, %y: memref<?x1024xf32>, %r
 // CHECK:     scf.for
 // CHECK-NOT: memref.prefetch
 // CHECK:   scf.for
-// CHECK:     memref.prefetch
-// CHECK:     memref.prefetch
+// CHECK-COUNT-4: memref.prefetch
 // CHECK:   scf.for
 // CHECK:     scf.for
-// CHECK:       memref.prefetch
-// CHECK:       memref.prefetch
+// CHECK-COUNT-4: memref.prefetch
 // CHECK-NOT: memref.prefetch
 func.func @passes_in_blocks(%x: memref<?x8192xf32>, %y: memref<?xf32>) {
   %c0 = arith.constant 0 : index

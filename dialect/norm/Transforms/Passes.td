@@ -279,7 +279,7 @@ def NormPrefetchNextSlicePass
     sums; for RMSNorm and L2, which have one reduction pass, the writing
     one) also issue `memref.prefetch` (read, locality 2: into L2) of the
     same elements of the next slice (the innermost forall variable plus its
-    step, clamped to the last slice), one per 128 bytes read; where it is
+    step, clamped to the last slice), one per 64-byte line read; where it is
     larger but at most `last-pass-bytes`, the loops that also write the
     function's outputs (the normalize step) do, so that the prefetched
     lines do not evict the slice before its last pass. The size is known statically or
