@@ -108,12 +108,11 @@ private:
   Value zeroStatistics() { return filledStatistics(0.0); }
 
   /// A reduction over the reduced dims of `x` (and statistics-shaped
-  /// `extraStats`) into a zero-initialized statistics tensor; `term` maps the
-  /// loaded values to the accumulation-type summand. With `max`, the
-  /// combiner is maximumf (NaN-propagating) instead of addf.
-  Value reduce(ValueRange extraStats,
-               function_ref<Value(OpBuilder &, Location, ValueRange)> term,
-               bool max = false) {
+  /// `extraStats`) into a zero-initialized statistics tensor; `update` maps
+  /// the loaded values and the statistic so far to its next value.
+  Value accumulate(
+      ValueRange extraStats,
+      function_ref<Value(OpBuilder &, Location, ValueRange, Value)> update) {
     SmallVector<Value> ins = {x};
     ins.append(extraStats.begin(), extraStats.end());
     SmallVector<AffineMap> maps = {identityMap()};
@@ -124,15 +123,26 @@ private:
                b, loc, TypeRange{init.getType()}, ins, ValueRange{init}, maps,
                iteratorTypes(),
                [&](OpBuilder &nb, Location nl, ValueRange args) {
-                 Value t = term(nb, nl, args.drop_back());
-                 Value combined =
-                     max ? arith::MaximumFOp::create(nb, nl, args.back(), t)
-                               .getResult()
-                         : arith::AddFOp::create(nb, nl, args.back(), t)
-                               .getResult();
-                 linalg::YieldOp::create(nb, nl, combined);
+                 linalg::YieldOp::create(
+                     nb, nl, update(nb, nl, args.drop_back(), args.back()));
                })
         .getResult(0);
+  }
+
+  /// `accumulate` of the accumulation-type summand `term` of the loaded
+  /// values. With `max`, the combiner is maximumf (NaN-propagating) instead
+  /// of addf.
+  Value reduce(ValueRange extraStats,
+               function_ref<Value(OpBuilder &, Location, ValueRange)> term,
+               bool max = false) {
+    return accumulate(
+        extraStats,
+        [&](OpBuilder &nb, Location nl, ValueRange args, Value sum) -> Value {
+          Value t = term(nb, nl, args);
+          if (max)
+            return arith::MaximumFOp::create(nb, nl, sum, t);
+          return arith::AddFOp::create(nb, nl, sum, t);
+        });
   }
 
   /// An elementwise op over statistics-shaped tensors producing
@@ -379,11 +389,13 @@ private:
     return SmallVector<Value>(loop.getResults().drop_back());
   }
 
-  /// Σ (k·x)² per statistics slice, k the slice's scale factor.
+  /// Σ (k·x)² per statistics slice, k the slice's scale factor: each square
+  /// added by one FMA, as the centered pass's squares.
   Value scaledSumOfSquares(Value k) {
-    return reduce(k, [&](OpBuilder &nb, Location nl, ValueRange args) {
+    return accumulate(k, [&](OpBuilder &nb, Location nl, ValueRange args,
+                             Value sum) {
       Value v = arith::MulFOp::create(nb, nl, toAcc(nb, nl, args[0]), args[1]);
-      return arith::MulFOp::create(nb, nl, v, v).getResult();
+      return buildMultiplyAdd(nb, nl, v, v, sum);
     });
   }
 

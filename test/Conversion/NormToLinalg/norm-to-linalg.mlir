@@ -83,8 +83,8 @@ func.func @layer_norm(%x: tensor<?x768xbf16>, %g: tensor<768xbf16>, %b: tensor<7
 
 // -----
 
-// RMSNorm: max|x|, then one reduction of scaled squares, no centering,
-// k · rsqrt(mean((k·x)²) + ε·k²).
+// RMSNorm: max|x|, then one reduction of scaled squares (each added by one
+// FMA, as the centered pass's), no centering, k · rsqrt(mean((k·x)²) + ε·k²).
 // CHECK-LABEL: func.func @rms_norm
 // CHECK: %[[MAX:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]}
 // CHECK:   arith.maximumf
@@ -92,8 +92,8 @@ func.func @layer_norm(%x: tensor<?x768xbf16>, %g: tensor<768xbf16>, %b: tensor<7
 // CHECK: %[[SS:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]}
 // CHECK:   %[[E:.+]] = arith.extf %{{.+}} : f16 to f32
 // CHECK:   %[[EK:.+]] = arith.mulf %[[E]], %{{.+}} : f32
-// CHECK:   %[[S:.+]] = arith.mulf %[[EK]], %[[EK]] : f32
-// CHECK:   arith.addf %{{.+}}, %[[S]] : f32
+// CHECK:   %[[S:.+]] = arith.mulf %[[EK]], %[[EK]] fastmath<contract> : f32
+// CHECK:   arith.addf %[[S]], %{{.+}} fastmath<contract> : f32
 // CHECK: %[[R:.+]] = linalg.generic {{.*}} ins(%[[SS]], %[[K]] : tensor<8xf32>, tensor<8xf32>)
 // CHECK:   arith.divf
 // CHECK:   math.rsqrt
