@@ -2609,6 +2609,12 @@ struct NormTileAndVectorizePass
     RewritePatternSet patterns(&getContext());
     populateWidenBF16PairsInSumsPatterns(patterns);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
+    // Then a row's masked last step of partial sums runs only where it has
+    // elements (after the widening, which takes the step's selects only).
+    RewritePatternSet skipPatterns(&getContext());
+    populateSkipEmptyMaskedStepsPatterns(skipPatterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(skipPatterns))))
+      return signalPassFailure();
   }
 };
 } // namespace

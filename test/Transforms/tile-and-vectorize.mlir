@@ -215,7 +215,8 @@ func.func @layer_norm(%x: tensor<8x768xf32>, %init: tensor<8x768xf32>) -> tensor
 
 // A dynamic row: blocks of 1024 elements (16 steps) whose totals join in
 // compensated scalars, each block's partial last step masked and merged
-// into the partial sums with a select. The first block runs before the loop
+// into the partial sums with a select, under an scf.if on its length (a
+// row that is a whole number of steps skips it). The first block runs before the loop
 // over the others, so a row of one block runs no block loop. The rows per
 // tile follow the row's bytes at run time: 16 rows up to 256 bytes, 8 up to
 // 512, then (for inputs of at most 8 MiB) 4 up to 1024 and 2 up to 4096,
@@ -240,13 +241,22 @@ func.func @layer_norm(%x: tensor<8x768xf32>, %init: tensor<8x768xf32>) -> tensor
 // SLICE: %[[ROWS:.+]] = affine.min #{{.+}}(%[[T]])[%[[M]], %[[RPT]]]
 // SLICE: scf.for %{{.+}} = %{{.+}} to %[[ROWS]] step %c1{{.*}} -> (vector<16xf32>)
 // SLICE: %[[FIRST:.+]] = scf.for {{.*}} -> (vector<64xf32>)
-// SLICE: vector.reduction <add>, %{{.+}} : vector<64xf32> into f32
+// SLICE: %[[FIRSTLEFT:.+]] = arith.cmpi sgt, %[[FIRSTREST:.+]], %c0
+// SLICE: %[[FIRSTSUMS:.+]] = scf.if %[[FIRSTLEFT]] -> (vector<64xf32>) {
+// SLICE: arith.select %{{.+}}, %{{.+}}, %[[FIRST]] : vector<64xi1>, vector<64xf32>
+// SLICE: } else {
+// SLICE-NEXT: scf.yield %[[FIRST]] : vector<64xf32>
+// SLICE: vector.reduction <add>, %[[FIRSTSUMS]], %{{.+}} : vector<64xf32> into f32
 // SLICE: scf.for %{{.+}} = %c1024 to %{{.+}} step %c1024 iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (f32, f32)
-// SLICE: scf.for {{.*}} -> (vector<64xf32>)
-// SLICE: vector.create_mask
-// SLICE: vector.transfer_read {{.*}}, %{{.+}} {in_bounds = [true]} : tensor<?x?xbf16>, vector<64xbf16>
-// SLICE: arith.select %{{.+}}, %{{.+}}, %{{.+}} : vector<64xi1>, vector<64xf32>
-// SLICE: vector.reduction <add>
+// SLICE: %[[BLOCK:.+]] = scf.for {{.*}} -> (vector<64xf32>)
+// SLICE: %[[RESTMASK:.+]] = vector.create_mask %[[REST:.+]] : vector<64xi1>
+// SLICE: %[[LEFT:.+]] = arith.cmpi sgt, %[[REST]], %c0
+// SLICE: %[[SUMS:.+]] = scf.if %[[LEFT]] -> (vector<64xf32>) {
+// SLICE: vector.transfer_read {{.*}}, %[[RESTMASK]] {in_bounds = [true]} : tensor<?x?xbf16>, vector<64xbf16>
+// SLICE: arith.select %[[RESTMASK]], %{{.+}}, %[[BLOCK]] : vector<64xi1>, vector<64xf32>
+// SLICE: } else {
+// SLICE-NEXT: scf.yield %[[BLOCK]] : vector<64xf32>
+// SLICE: vector.reduction <add>, %[[SUMS]], %{{.+}}
 // SLICE: scf.yield %{{.+}}, %{{.+}} : f32, f32
 // The rescale retry (under the scf.if, for rows whose squares overflow)
 // runs all of a row's blocks in one loop from 0: no peeled first block.

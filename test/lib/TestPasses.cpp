@@ -7,11 +7,13 @@
 namespace mlir::norm::test {
 void registerTestReshapeNormalizePass();
 void registerTestPlantBugPass();
+void registerTestSkipEmptyMaskedStepsPass();
 void registerTestWidenBF16PairsInSumsPass();
 
 void registerTestPasses() {
   registerTestReshapeNormalizePass();
   registerTestPlantBugPass();
+  registerTestSkipEmptyMaskedStepsPass();
   registerTestWidenBF16PairsInSumsPass();
 }
 } // namespace mlir::norm::test

@@ -95,7 +95,8 @@ def NormTileAndVectorizePass : Pass<"norm-tile-and-vectorize"> {
       under an `scf.if`). Each pass
       over the row runs in blocks of 64 steps of four-vector partial sums
       (upstream's `PartialReductionOuterReduction`, the partial last step
-      peeled and masked); a block ends in one horizontal reduction and the
+      peeled and masked, under an `scf.if` on its length, so that a row of
+      whole steps skips it); a block ends in one horizontal reduction and the
       blocks' totals join in compensated (Kahan) scalars. The statistics
       stay in registers. The normalize step runs in whole vectors, peeled
       from a masked last step (see norm-stream-stores). Short rows (one

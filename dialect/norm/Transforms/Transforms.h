@@ -22,6 +22,13 @@ namespace norm {
 void populateCompensateSumsPatterns(RewritePatternSet &patterns,
                                     PatternBenefit benefit = 1);
 
+/// A masked last step of vector partial sums (masked reads of tensors, the
+/// ops over them and the selects that keep the old lanes where the mask is
+/// false) under an `scf.if` on its mask's size: rows whose length is a
+/// multiple of the step skip it.
+void populateSkipEmptyMaskedStepsPatterns(RewritePatternSet &patterns,
+                                          PatternBenefit benefit = 1);
+
 /// The function argument that the memref `buffer` is a view of (through
 /// subviews, reshapes and casts), or null.
 BlockArgument getViewedFunctionArgument(Value buffer);
