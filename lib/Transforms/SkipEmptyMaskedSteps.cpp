@@ -15,6 +15,7 @@
 
 #include "norm/Transforms/Transforms.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -33,12 +34,105 @@ static bool isNonEmptyBranch(Operation *op, vector::CreateMaskOp mask) {
          matchPattern(test.getRhs(), m_Zero());
 }
 
+/// Puts the step of `selects` (on `mask`, in one block, in block order)
+/// under an `scf.if` on the mask's size being positive: the block's reads
+/// masked by it and the ops of the block that use them, each pure (a read
+/// of a tensor is) and used by the step or the selects only, and the pure
+/// ops that only the step uses; the else branch yields the selects' false
+/// operands. Fails, changing nothing, where that is not the whole step.
+static LogicalResult skipEmptyStep(vector::CreateMaskOp mask,
+                                   ArrayRef<arith::SelectOp> selects,
+                                   PatternRewriter &rewriter) {
+  Block *block = selects.front()->getBlock();
+  llvm::SmallPtrSet<Operation *, 16> moved;
+  for (arith::SelectOp select : selects)
+    moved.insert(select);
+  SetVector<Operation *> step;
+  ForwardSliceOptions options;
+  options.inclusive = true;
+  options.filter = [&](Operation *op) {
+    return op->getBlock() == block && !moved.contains(op);
+  };
+  for (Operation *user : mask->getUsers())
+    if (auto read = dyn_cast<vector::TransferReadOp>(user);
+        read && read->getBlock() == block && read.getMask() == mask)
+      getForwardSlice(read.getOperation(), &step, options);
+  if (step.empty())
+    return failure();
+  for (Operation *op : step) {
+    if (op->getNumRegions() != 0 || op->hasTrait<OpTrait::IsTerminator>() ||
+        !isMemoryEffectFree(op))
+      return failure();
+    for (Operation *user : op->getUsers())
+      if (!step.contains(user) && !moved.contains(user))
+        return failure();
+  }
+  moved.insert(step.begin(), step.end());
+  // Pure ops of the block used by the step only (a broadcast of a
+  // statistic for it) move with it.
+  SmallVector<Operation *> pending(moved.begin(), moved.end());
+  while (!pending.empty()) {
+    for (Value operand : pending.pop_back_val()->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || def->getBlock() != block || moved.contains(def) ||
+          def == mask.getOperation() || def->getNumRegions() != 0 ||
+          !isMemoryEffectFree(def) ||
+          !llvm::all_of(def->getUsers(),
+                        [&](Operation *user) { return moved.contains(user); }))
+        continue;
+      moved.insert(def);
+      pending.push_back(def);
+    }
+  }
+  // The false operands stay outside, and the selects' users follow the last
+  // select, where the results are defined now.
+  arith::SelectOp last = selects.back();
+  for (arith::SelectOp select : selects) {
+    if (moved.contains(select.getFalseValue().getDefiningOp()))
+      return failure();
+    for (Operation *user : select->getUsers())
+      if (Operation *at = block->findAncestorOpInBlock(*user);
+          at && !moved.contains(at) && at->isBeforeInBlock(last))
+        return failure();
+  }
+
+  Location loc = mask.getLoc();
+  rewriter.setInsertionPoint(last);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value nonEmpty =
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt,
+                            mask.getOperands().front(), zero);
+  SmallVector<Type> types;
+  SmallVector<Value> kept, stepped;
+  for (arith::SelectOp select : selects) {
+    types.push_back(select.getType());
+    kept.push_back(select.getFalseValue());
+    stepped.push_back(select.getResult());
+  }
+  auto branch = scf::IfOp::create(rewriter, loc, types, nonEmpty,
+                                  /*withElseRegion=*/true);
+  Block *thenBlock = branch.thenBlock();
+  // In block order, so that each op follows its operands.
+  SmallVector<Operation *> ordered(moved.begin(), moved.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (Operation *op : ordered)
+    rewriter.moveOpBefore(op, thenBlock, thenBlock->end());
+  rewriter.setInsertionPointToEnd(thenBlock);
+  scf::YieldOp::create(rewriter, loc, stepped);
+  rewriter.setInsertionPointToEnd(branch.elseBlock());
+  scf::YieldOp::create(rewriter, loc, kept);
+  for (auto [result, value] : llvm::zip(stepped, branch.getResults()))
+    rewriter.replaceUsesWithIf(result, value, [&](OpOperand &use) {
+      return !branch->isAncestor(use.getOwner());
+    });
+  return success();
+}
+
 namespace {
-/// The selects of one block on a 1-D `vector.create_mask` that keep their
-/// false operand where the mask is false, and the ops computing their true
-/// operands there that nothing else uses (pure, or reads of tensors masked
-/// by the same mask), as an `scf.if` on the mask's size being positive,
-/// which yields the false operands otherwise.
+/// The selects on a 1-D `vector.create_mask` that keep their false operand
+/// where the mask is false, with the step they select from, under an
+/// `scf.if` on the mask's size, block by block (skipEmptyStep).
 struct SkipEmptyMaskedStep : OpRewritePattern<vector::CreateMaskOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -46,135 +140,20 @@ struct SkipEmptyMaskedStep : OpRewritePattern<vector::CreateMaskOp> {
                                 PatternRewriter &rewriter) const override {
     if (mask.getVectorType().getRank() != 1)
       return rewriter.notifyMatchFailure(mask, "not a 1-D mask");
-    // One block's selects at a time: the first block that has some.
-    Block *block = nullptr;
-    SmallVector<arith::SelectOp> selects;
-    for (Operation *user : mask->getUsers()) {
-      auto select = dyn_cast<arith::SelectOp>(user);
-      if (!select || select.getCondition() != mask.getResult() ||
-          isNonEmptyBranch(select->getParentOp(), mask))
-        continue;
-      if (!block)
-        block = select->getBlock();
-      if (select->getBlock() == block)
-        selects.push_back(select);
+    llvm::MapVector<Block *, SmallVector<arith::SelectOp>> selectsByBlock;
+    for (Operation *user : mask->getUsers())
+      if (auto select = dyn_cast<arith::SelectOp>(user);
+          select && select.getCondition() == mask.getResult() &&
+          !isNonEmptyBranch(select->getParentOp(), mask))
+        selectsByBlock[select->getBlock()].push_back(select);
+    bool changed = false;
+    for (auto &[block, selects] : selectsByBlock) {
+      llvm::sort(selects, [](arith::SelectOp a, arith::SelectOp b) {
+        return a->isBeforeInBlock(b);
+      });
+      changed |= succeeded(skipEmptyStep(mask, selects, rewriter));
     }
-    if (selects.empty())
-      return rewriter.notifyMatchFailure(mask, "no select on the mask");
-    llvm::sort(selects, [](arith::SelectOp a, arith::SelectOp b) {
-      return a->isBeforeInBlock(b);
-    });
-
-    // The step: the block's reads masked by the mask and the ops of the
-    // block that use them, up to the selects.
-    llvm::SmallPtrSet<Operation *, 16> selectOps;
-    for (arith::SelectOp select : selects)
-      selectOps.insert(select);
-    llvm::SetVector<Operation *> step;
-    SmallVector<Operation *> worklist;
-    for (Operation *user : mask->getUsers()) {
-      auto read = dyn_cast<vector::TransferReadOp>(user);
-      if (read && read->getBlock() == block &&
-          read.getMask() == mask.getResult() &&
-          isa<RankedTensorType>(read.getBase().getType()))
-        worklist.push_back(read);
-    }
-    if (worklist.empty())
-      return rewriter.notifyMatchFailure(mask, "no masked read");
-    while (!worklist.empty()) {
-      Operation *op = worklist.pop_back_val();
-      if (selectOps.contains(op) || !step.insert(op))
-        continue;
-      if (op->getNumRegions() != 0 ||
-          (!isa<vector::TransferReadOp>(op) && !isMemoryEffectFree(op)))
-        return rewriter.notifyMatchFailure(op, "not pure, nor a masked read");
-      for (Operation *user : op->getUsers()) {
-        if (user->getBlock() != block)
-          return rewriter.notifyMatchFailure(user, "uses the step elsewhere");
-        worklist.push_back(user);
-      }
-    }
-    // Each op of the step must lead to a select's true operand: nothing
-    // past the selects sees the step's values.
-    llvm::SmallPtrSet<Operation *, 16> feedsSelects;
-    SmallVector<Value> trueValues;
-    for (arith::SelectOp select : selects)
-      trueValues.push_back(select.getTrueValue());
-    while (!trueValues.empty()) {
-      Operation *def = trueValues.pop_back_val().getDefiningOp();
-      if (!def || !step.contains(def) || !feedsSelects.insert(def).second)
-        continue;
-      llvm::append_range(trueValues, def->getOperands());
-    }
-    for (Operation *op : step)
-      if (!feedsSelects.contains(op))
-        return rewriter.notifyMatchFailure(op, "used past the selects");
-    llvm::SmallPtrSet<Operation *, 16> moved(step.begin(), step.end());
-    moved.insert(selectOps.begin(), selectOps.end());
-    // Pure ops of the block used by the step only (a broadcast of a
-    // statistic for it) move with it.
-    SmallVector<Operation *> pending(moved.begin(), moved.end());
-    while (!pending.empty()) {
-      Operation *op = pending.pop_back_val();
-      for (Value operand : op->getOperands()) {
-        Operation *def = operand.getDefiningOp();
-        if (!def || def->getBlock() != block || moved.contains(def) ||
-            def == mask.getOperation() || def->getNumRegions() != 0 ||
-            !isMemoryEffectFree(def) ||
-            !llvm::all_of(def->getUsers(), [&](Operation *user) {
-              return moved.contains(user);
-            }))
-          continue;
-        moved.insert(def);
-        pending.push_back(def);
-      }
-    }
-    for (arith::SelectOp select : selects)
-      if (moved.contains(select.getFalseValue().getDefiningOp()))
-        return rewriter.notifyMatchFailure(select, "keeps a value of the step");
-    // The selects' users must follow the last of them (where the results
-    // are defined now).
-    arith::SelectOp last = selects.back();
-    for (arith::SelectOp select : selects)
-      for (Operation *user : select->getUsers())
-        if (Operation *at = block->findAncestorOpInBlock(*user);
-            at && !moved.contains(at) && at->isBeforeInBlock(last))
-          return rewriter.notifyMatchFailure(user, "uses a select early");
-
-    Location loc = mask.getLoc();
-    rewriter.setInsertionPoint(last);
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value nonEmpty =
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt,
-                              mask.getOperands().front(), zero);
-    SmallVector<Type> types;
-    SmallVector<Value> kept;
-    for (arith::SelectOp select : selects) {
-      types.push_back(select.getType());
-      kept.push_back(select.getFalseValue());
-    }
-    auto branch = scf::IfOp::create(rewriter, loc, types, nonEmpty,
-                                    /*withElseRegion=*/true);
-    Block *thenBlock = branch.thenBlock();
-    // In block order, so that each op follows its operands.
-    SmallVector<Operation *> ordered(moved.begin(), moved.end());
-    llvm::sort(ordered, [](Operation *a, Operation *b) {
-      return a->isBeforeInBlock(b);
-    });
-    for (Operation *op : ordered)
-      rewriter.moveOpBefore(op, thenBlock, thenBlock->end());
-    rewriter.setInsertionPointToEnd(thenBlock);
-    SmallVector<Value> stepped;
-    for (arith::SelectOp select : selects)
-      stepped.push_back(select.getResult());
-    scf::YieldOp::create(rewriter, loc, stepped);
-    rewriter.setInsertionPointToEnd(branch.elseBlock());
-    scf::YieldOp::create(rewriter, loc, kept);
-    for (auto [select, result] : llvm::zip(selects, branch.getResults()))
-      rewriter.replaceUsesWithIf(
-          select.getResult(), result,
-          [&](OpOperand &use) { return !branch->isAncestor(use.getOwner()); });
-    return success();
+    return success(changed);
   }
 };
 } // namespace

@@ -2611,10 +2611,16 @@ struct NormTileAndVectorizePass
     walkAndApplyPatterns(getOperation(), std::move(patterns));
     // Then a row's masked last step of partial sums runs only where it has
     // elements (after the widening, which takes the step's selects only).
+    // Only the masks are rewritten: nothing else is folded here.
+    SmallVector<Operation *> masks;
+    getOperation()->walk(
+        [&](vector::CreateMaskOp mask) { masks.push_back(mask); });
     RewritePatternSet skipPatterns(&getContext());
     populateSkipEmptyMaskedStepsPatterns(skipPatterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(skipPatterns))))
-      return signalPassFailure();
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingOps)
+        .enableFolding(false);
+    (void)applyOpPatternsGreedily(masks, std::move(skipPatterns), config);
   }
 };
 } // namespace

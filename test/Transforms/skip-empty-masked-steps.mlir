@@ -9,16 +9,19 @@
 // CHECK: %[[SUMS:.+]]:2 = scf.for
 // CHECK: %[[NONEMPTY:.+]] = arith.cmpi sgt, %[[REST]], %{{.+}} : index
 // CHECK: %[[STEP:.+]]:2 = scf.if %[[NONEMPTY]] -> (vector<16xf32>, vector<16xf32>) {
-// CHECK:   %[[T:.+]] = vector.transfer_read %[[X]][%[[N]]], %{{.+}}, %[[MASK]]
-// CHECK:   %[[KT:.+]] = vector.broadcast %[[K]]
-// CHECK:   %[[S:.+]] = arith.select %[[MASK]], %{{.+}}, %[[SUMS]]#0
-// CHECK:   %[[Q:.+]] = arith.select %[[MASK]], %{{.+}}, %[[SUMS]]#1
-// CHECK:   scf.yield %[[S]], %[[Q]]
-// CHECK: } else {
-// CHECK:   scf.yield %[[SUMS]]#0, %[[SUMS]]#1
-// CHECK: }
-// CHECK: vector.reduction <add>, %[[STEP]]#0
-// CHECK: vector.reduction <add>, %[[STEP]]#1
+// CHECK-NEXT:   %[[T:.+]] = vector.transfer_read %[[X]][%[[N]]], %{{.+}}, %[[MASK]]
+// CHECK-NEXT:   %[[KT:.+]] = vector.broadcast %[[K]]
+// CHECK-NEXT:   %[[TD:.+]] = arith.mulf %[[T]], %[[KT]]
+// CHECK-NEXT:   %[[S2:.+]] = arith.addf %[[SUMS]]#0, %[[TD]]
+// CHECK-NEXT:   %[[Q2:.+]] = math.fma %[[TD]], %[[TD]], %[[SUMS]]#1
+// CHECK-NEXT:   %[[S:.+]] = arith.select %[[MASK]], %[[S2]], %[[SUMS]]#0
+// CHECK-NEXT:   %[[Q:.+]] = arith.select %[[MASK]], %[[Q2]], %[[SUMS]]#1
+// CHECK-NEXT:   scf.yield %[[S]], %[[Q]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT:   scf.yield %[[SUMS]]#0, %[[SUMS]]#1
+// CHECK-NEXT: }
+// CHECK-NEXT: vector.reduction <add>, %[[STEP]]#0
+// CHECK-NEXT: vector.reduction <add>, %[[STEP]]#1
 func.func @row_sums(%x: tensor<?xf32>, %n: index, %rest: index, %k: f32) -> (f32, f32) {
   %c0 = arith.constant 0 : index
   %c16 = arith.constant 16 : index
@@ -84,4 +87,53 @@ func.func @no_masked_read(%a: vector<16xf32>, %b: vector<16xf32>, %n: index) -> 
   %s = arith.addf %a, %b : vector<16xf32>
   %r = arith.select %mask, %s, %a : vector<16xi1>, vector<16xf32>
   return %r : vector<16xf32>
+}
+
+// -----
+
+// One mask, a step in each of two loops' bodies: each gets its own branch.
+// CHECK-LABEL: func.func @two_blocks
+// CHECK-SAME: (%{{.+}}: tensor<?xf32>, %{{.+}}: index, %[[REST:.+]]: index,
+// CHECK: scf.for
+// CHECK: %[[A:.+]] = arith.cmpi sgt, %[[REST]], %{{.+}} : index
+// CHECK-NEXT: scf.if %[[A]] -> (vector<16xf32>) {
+// CHECK: scf.for
+// CHECK: %[[B:.+]] = arith.cmpi sgt, %[[REST]], %{{.+}} : index
+// CHECK-NEXT: scf.if %[[B]] -> (vector<16xf32>) {
+func.func @two_blocks(%x: tensor<?xf32>, %n: index, %rest: index, %acc: vector<16xf32>) -> (vector<16xf32>, vector<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pad = arith.constant 0.0 : f32
+  %mask = vector.create_mask %rest : vector<16xi1>
+  %r0 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %acc) -> (vector<16xf32>) {
+    %t = vector.transfer_read %x[%i], %pad, %mask {in_bounds = [true]} : tensor<?xf32>, vector<16xf32>
+    %s = arith.addf %a, %t : vector<16xf32>
+    %r = arith.select %mask, %s, %a : vector<16xi1>, vector<16xf32>
+    scf.yield %r : vector<16xf32>
+  }
+  %r1 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %acc) -> (vector<16xf32>) {
+    %t = vector.transfer_read %x[%i], %pad, %mask {in_bounds = [true]} : tensor<?xf32>, vector<16xf32>
+    %s = arith.maximumf %a, %t : vector<16xf32>
+    %r = arith.select %mask, %s, %a : vector<16xi1>, vector<16xf32>
+    scf.yield %r : vector<16xf32>
+  }
+  return %r0, %r1 : vector<16xf32>, vector<16xf32>
+}
+
+// -----
+
+// The first select's result is used before the second select: the results
+// cannot all be defined at one branch, so the step stays as it is.
+// CHECK-LABEL: func.func @select_used_early
+// CHECK-NOT: scf.if
+func.func @select_used_early(%x: tensor<?xf32>, %n: index, %a: vector<16xf32>, %b: vector<16xf32>) -> (vector<16xf32>, f32) {
+  %pad = arith.constant 0.0 : f32
+  %mask = vector.create_mask %n : vector<16xi1>
+  %t = vector.transfer_read %x[%n], %pad, %mask {in_bounds = [true]} : tensor<?xf32>, vector<16xf32>
+  %s = arith.addf %a, %t : vector<16xf32>
+  %r = arith.select %mask, %s, %a : vector<16xi1>, vector<16xf32>
+  %sum = vector.reduction <add>, %r : vector<16xf32> into f32
+  %q = arith.mulf %b, %t : vector<16xf32>
+  %r2 = arith.select %mask, %q, %b : vector<16xi1>, vector<16xf32>
+  return %r2, %sum : vector<16xf32>, f32
 }
